@@ -1,0 +1,1 @@
+## bench/local.mk — sources of bench/ (included by Makefile.am)

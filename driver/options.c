@@ -1,0 +1,106 @@
+/* options.c — parse ptxopt's command line (see options.h and man/ptxopt.1). */
+#include "driver/options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "opt/pass.h"
+
+void options_usage(FILE *out)
+{
+    fprintf(out,
+"Usage: ptxopt [OPTION]... FILE... [-o OUT]\n"
+"Optimize PTX for NVIDIA GPUs: read PTX, apply warp-level passes, print PTX.\n"
+"With no passes the output is byte-identical to the input.  FILE may be '-'\n"
+"for standard input.\n"
+"\n"
+"  -o, --output=OUT        write the result to OUT ('-' for standard output,\n"
+"                          the default); written atomically (temp + rename)\n"
+"  -p, --passes=PIPELINE   run passes, LLVM opt syntax:\n"
+"                          name,name<key=value;key=value>\n"
+"      --target=sm_XX      treat the module as targeting sm_XX (rewrites the\n"
+"                          .target directive)\n"
+"      --canonical         print every statement in the canonical style\n"
+"      --stats             print functions, blocks, instructions and timings\n"
+"                          to standard error\n"
+"      --remarks           print what each pass did and why not (to stderr)\n"
+"      --report=FILE       write the remarks as JSON to FILE\n"
+"  -h, --help              display this help and exit\n"
+"  -V, --version           output version information and exit\n"
+"\n"
+"Passes:\n");
+    if (!pass_count()) fprintf(out, "  (none yet)\n");
+    for (int i = 0; i < pass_count(); i++)
+        fprintf(out, "  %-22s  %s\n", pass_at(i)->name, pass_at(i)->summary);
+    fprintf(out,
+"\n"
+"Exit status: 0 success, 1 bad input, 2 usage error, 3 internal error.\n"
+"See ptxopt(1) and ptxopt-passes(7).\n");
+}
+
+int options_parse(int argc, char **argv, Options *o)
+{
+    enum { OPT_TARGET = 256, OPT_CANONICAL, OPT_STATS, OPT_REMARKS, OPT_REPORT };
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "passes", required_argument, NULL, 'p' },
+        { "target", required_argument, NULL, OPT_TARGET },
+        { "canonical", no_argument, NULL, OPT_CANONICAL },
+        { "stats", no_argument, NULL, OPT_STATS },
+        { "remarks", no_argument, NULL, OPT_REMARKS },
+        { "report", required_argument, NULL, OPT_REPORT },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:p:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->output = optarg; break;
+        case 'p': o->passes = optarg; break;
+        case OPT_TARGET: {
+            const char *t = optarg;
+            char *end;
+            if (strncmp(t, "sm_", 3) != 0 || (o->target_sm = (int)strtol(t + 3, &end, 10)) < 10 ||
+                (*end && strcmp(end, "a") && strcmp(end, "f"))) {
+                fprintf(stderr, "ptxopt: invalid --target '%s' (expected sm_XX, e.g. sm_80)\n", t);
+                return EXIT_USAGE;
+            }
+            o->target = t;
+            break;
+        }
+        case OPT_CANONICAL: o->canonical = true; break;
+        case OPT_STATS: o->stats = true; break;
+        case OPT_REMARKS: o->remarks = true; break;
+        case OPT_REPORT: o->report = optarg; break;
+        case 'h': options_usage(stdout); return EXIT_OK;
+        case 'V':
+            printf("ptxopt %s\n", PACKAGE_VERSION);
+            return EXIT_OK;
+        case ':':
+            fprintf(stderr, "ptxopt: option '%s' requires an argument\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'ptxopt --help' for more information.\n");
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "ptxopt: unrecognized option '%s'\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'ptxopt --help' for more information.\n");
+            return EXIT_USAGE;
+        }
+    }
+    o->ninputs = argc - optind;
+    o->inputs = argv + optind;
+    if (o->ninputs == 0) {
+        fprintf(stderr, "ptxopt: no input files\nTry 'ptxopt --help' for more information.\n");
+        return EXIT_USAGE;
+    }
+    if (o->ninputs > 1 && o->output && strcmp(o->output, "-") != 0) {
+        fprintf(stderr, "ptxopt: -o names one output file but %d inputs were given\n", o->ninputs);
+        return EXIT_USAGE;
+    }
+    return -1;
+}

@@ -1,0 +1,27 @@
+/* options.h — ptxopt's command line (GNU conventions). */
+#ifndef PTXOPT_OPTIONS_H
+#define PTXOPT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct Options {
+    const char *output;     /* -o; NULL: stdout */
+    const char *passes;     /* --passes */
+    const char *target;     /* --target=sm_XX */
+    int target_sm;
+    bool canonical;
+    bool stats;
+    bool remarks;           /* --remarks: print pass remarks to stderr */
+    const char *report;     /* --report=FILE.json */
+    int ninputs;
+    char **inputs;
+} Options;
+
+enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+
+/* Returns -1 to continue, or an exit status (after --help/--version or a usage error). */
+int options_parse(int argc, char **argv, Options *o);
+void options_usage(FILE *out);
+
+#endif

@@ -1,0 +1,1 @@
+## emu/local.mk — sources of emu/ (included by Makefile.am)

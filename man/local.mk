@@ -1,0 +1,1 @@
+## man/local.mk — sources of man/ (included by Makefile.am)

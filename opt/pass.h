@@ -1,0 +1,63 @@
+/* pass.h — the pass manager's public face.
+ *
+ * A pipeline is written as in LLVM's opt: "name,name<key=value;key=value>".
+ * Each pass is registered in opt/registry.c with the option keys it accepts;
+ * a pipeline naming an unknown pass or key is rejected before any work. */
+#ifndef PTXOPT_PASS_H
+#define PTXOPT_PASS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ir/ir.h"
+#include "opt/remarks.h"
+
+typedef struct PassArg {
+    const char *key, *value;
+} PassArg;
+
+typedef struct PassInfo PassInfo;
+
+typedef struct PassInvocation {
+    const PassInfo *pass;
+    int nargs;
+    PassArg *args;
+} PassInvocation;
+
+typedef struct Pipeline {
+    int n;
+    PassInvocation *v;
+    char *storage;      /* owns the strings */
+    PassArg *argstore;  /* owns the arguments */
+} Pipeline;
+
+/* Context a pass runs in: the target override, remarks sink. */
+typedef struct PassContext {
+    int target_sm;      /* effective sm number (module's, or --target) */
+    Remarks *remarks;
+} PassContext;
+
+struct PassInfo {
+    const char *name;
+    const char *summary;
+    const char *const *keys;   /* NULL-terminated list of accepted option keys */
+    /* Returns 0 on success; non-zero means the pass failed (internal error). */
+    int (*run)(Module *m, const PassInvocation *inv, PassContext *ctx);
+};
+
+/* Registry (opt/registry.c). */
+const PassInfo *pass_find(const char *name, size_t len);
+int pass_count(void);
+const PassInfo *pass_at(int i);
+
+/* Parses a pipeline; on error writes a message to `err` (size errsz) and
+ * returns false.  An empty string is an empty pipeline. */
+bool pipeline_parse(const char *text, Pipeline *out, char *err, size_t errsz);
+void pipeline_free(Pipeline *p);
+int pipeline_run(const Pipeline *p, Module *m, PassContext *ctx);
+
+/* Option helpers for passes. */
+const char *pass_arg(const PassInvocation *inv, const char *key);   /* NULL if absent */
+bool pass_arg_int(const PassInvocation *inv, const char *key, long *out, long dflt, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,21 @@
+/* registry.c — every pass ptxopt knows, in the order --help lists them.
+ * A new pass adds one line to `passes` below. */
+#include <string.h>
+
+#include "opt/pass.h"
+
+static const PassInfo *const passes[] = {
+    NULL /* placeholder: keeps the array non-empty */
+};
+
+enum { NPASSES = (int)(sizeof passes / sizeof passes[0]) - 1 };
+
+int pass_count(void) { return NPASSES; }
+const PassInfo *pass_at(int i) { return passes[i]; }
+
+const PassInfo *pass_find(const char *name, size_t len)
+{
+    for (int i = 0; i < NPASSES; i++)
+        if (strlen(passes[i]->name) == len && memcmp(passes[i]->name, name, len) == 0) return passes[i];
+    return NULL;
+}

@@ -1,0 +1,71 @@
+/* build.h — IR construction driven by the grammar actions (parser/ptx.y).
+ * Private to parser/.  Each build_* returns false after reporting an error,
+ * which makes the grammar abort. */
+#ifndef PTXOPT_BUILD_H
+#define PTXOPT_BUILD_H
+
+#include <stdio.h>
+
+#include "ir/ir.h"
+#include "lexer/lexer.h"
+
+typedef struct ParseCtx {
+    Module *m;
+    Function *fn;         /* current function, NULL at top level */
+    Block *blk;           /* current block */
+    bool block_closed;    /* the last instruction ended the block */
+    uint32_t prev_end;    /* byte where the next statement's leading trivia starts */
+    LexState ls;
+    FILE *diag;
+    bool failed;          /* an error was reported */
+    /* syntax error waiting to be reported (unless an unknown opcode absorbs it) */
+    bool pending;
+    int pend_line, pend_col;
+    char pend_msg[300];
+    /* current instruction head */
+    Str cur_opcode;
+    Reg *cur_guard;
+    bool cur_guard_neg;
+    int cur_line, cur_col;
+    /* stacks */
+    Operand *ostk;
+    uint32_t osp, ocap;
+    Token *tstk;
+    uint32_t tsp, tcap;
+} ParseCtx;
+
+uint32_t tok_push(ParseCtx *c, int kind, Str text);
+void tok_punct(ParseCtx *c, const PtxLoc *loc);
+uint32_t op_push(ParseCtx *c, const Operand *o);
+
+bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc);
+bool build_body_linedir(ParseCtx *c, Str text, const PtxLoc *loc);
+bool build_verbatim(ParseCtx *c, const PtxLoc *loc);
+bool build_directive(ParseCtx *c, Str kw, uint32_t tokstart, const PtxLoc *loc);
+bool build_decl_or_proto(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc, bool has_init);
+bool build_function_begin(ParseCtx *c, uint32_t tokstart, const PtxLoc *head, const PtxLoc *brace);
+bool build_function_end(ParseCtx *c, const PtxLoc *brace);
+bool build_label(ParseCtx *c, Str name, const PtxLoc *loc);
+bool build_body_decl(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc);
+bool build_scope(ParseCtx *c, int kind, const PtxLoc *loc);
+bool instr_head(ParseCtx *c, const Str *guard, bool neg, Str opcode, const PtxLoc *loc);
+bool build_instr(ParseCtx *c, const PtxLoc *loc);
+bool build_recover_instr(ParseCtx *c, const PtxLoc *loc);
+
+bool op_reg(ParseCtx *c, Operand *o, Str text, bool neg, const PtxLoc *loc);
+bool op_ident(ParseCtx *c, Operand *o, Str text, bool neg);
+bool op_int(ParseCtx *c, Operand *o, Str num, bool negative, const PtxLoc *loc);
+bool op_float(ParseCtx *c, Operand *o, Str num, bool negative, const PtxLoc *loc);
+bool op_binary(ParseCtx *c, Operand *o, const Operand *a, int op, const Operand *b, const PtxLoc *loc);
+bool op_unary(ParseCtx *c, Operand *o, int op, const Operand *a, const PtxLoc *loc);
+bool op_group(ParseCtx *c, Operand *o, int kind, uint32_t start, const PtxLoc *loc);
+
+void build_syntax_error(ParseCtx *c, const PtxLoc *loc, const char *got, const char *const *expected, int nexp);
+bool build_error(ParseCtx *c, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Shared with ir/ (builder) and codegen/: interpret a token run as a declaration. */
+Decl *decl_from_tokens(Arena *a, const Token *tok, uint32_t n);
+/* Parse a ".maxntid 1, 2, 3" performance directive token. */
+PerfDirective perf_from_text(Str text);
+
+#endif

@@ -1,0 +1,24 @@
+/* parse.h — turn PTX text into a Module.
+ *
+ * parse_module() never crashes on bad input: it returns NULL after printing
+ * one diagnostic "file:line:col: error: message" with the offending line and
+ * a caret (and, for syntax errors, the tokens that were expected). */
+#ifndef PTXOPT_PARSE_H
+#define PTXOPT_PARSE_H
+
+#include <stdio.h>
+
+#include "ir/ir.h"
+
+/* Parses `len` bytes at `buf`.  The module takes ownership of buf, which
+ * must be malloc'ed with at least len + 2 bytes (the scanner needs two
+ * trailing NULs; parse_module writes them).  `filename` is used in
+ * diagnostics and kept by the module.  Diagnostics go to `diag` (stderr
+ * when NULL). */
+Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag);
+
+/* Convenience: read a whole file ("-" is stdin) and parse it.  On I/O
+ * errors prints "ptxopt: cannot read FILE: reason" and returns NULL. */
+Module *parse_file(const char *path, FILE *diag);
+
+#endif

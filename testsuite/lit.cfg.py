@@ -1,0 +1,63 @@
+# lit.cfg.py — ptxopt's test configuration.
+#
+# Test kinds:
+#   *.ptx, *.test  under lit/, unit/, ...   RUN/CHECK lines (FileCheck)
+#   corpus/**/*.ptx                          the round-trip ladder (see corpus/lit.local.cfg)
+#
+# Substitutions: %ptxopt %ptxopt-emu %FileCheck %ptxas %srcdir %builddir %unit
+# Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
+#           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
+#           reported UNSUPPORTED (counted as skipped, never as passed) without.
+import os
+import shutil
+import lit.formats
+
+config.name = "ptxopt"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".ptx", ".test"]
+config.excludes = ["kernels", "fuzz", "bad-inputs", "Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.join(config.ptxopt_srcdir, "testsuite")
+config.test_exec_root = os.path.join(config.ptxopt_builddir, "testsuite")
+
+def find_tool(env, name):
+    p = os.environ.get(env)
+    if p and os.access(p, os.X_OK):
+        return p
+    p = shutil.which(name)
+    if p:
+        return p
+    p = os.path.join("/usr/local/cuda/bin", name)
+    return p if os.access(p, os.X_OK) else None
+
+bindir = config.ptxopt_builddir
+srcdir = config.ptxopt_srcdir
+ptxas = find_tool("PTXAS", "ptxas")
+nvcc = find_tool("NVCC", "nvcc")
+if ptxas:
+    config.available_features.add("ptxas")
+else:
+    lit_config.warning("ptxas not found: tests that need it are UNSUPPORTED (skipped)")
+if nvcc:
+    config.available_features.add("nvcc")
+else:
+    lit_config.warning("nvcc not found: tests that need it are UNSUPPORTED (skipped)")
+
+config.substitutions.append(("%ptxopt-emu", os.path.join(bindir, "ptxopt-emu")))
+config.substitutions.append(("%ptxopt-tune", os.path.join(bindir, "ptxopt-tune")))
+config.substitutions.append(("%ptxopt-ptxas", os.path.join(bindir, "ptxopt-ptxas")))
+config.substitutions.append(("%ptxopt-nvcc", os.path.join(bindir, "ptxopt-nvcc")))
+config.substitutions.append(("%ptxopt", os.path.join(bindir, "ptxopt")))
+config.substitutions.append(("%FileCheck", config.filecheck + " --dump-input=fail"))
+config.substitutions.append(("%ptxas", ptxas or "false"))
+config.substitutions.append(("%nvcc", nvcc or "false"))
+config.substitutions.append(("%srcdir", srcdir))
+config.substitutions.append(("%builddir", bindir))
+config.substitutions.append(("%unit", os.path.join(bindir, "testsuite", "unit")))
+config.substitutions.append(("%python", shutil.which("python3") or "python3"))
+
+# Sanitizer runs (CI) must not be slowed by leak checks of short-lived tools.
+for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME"):
+    if k in os.environ:
+        config.environment[k] = os.environ[k]
+path = os.environ.get("PATH", "")
+config.environment["PATH"] = os.pathsep.join([bindir, path])

@@ -1,0 +1,11 @@
+## testsuite/local.mk — `make check`: unit programs are built, then lit runs
+## every test under testsuite/ (FileCheck tests, unit-program wrappers and
+## the corpus round-trip ladder).  lit's summary is what .ci/run reports.
+
+LIT_ARGS ?= -sv
+check-local: all $(check_PROGRAMS)
+	@if test -z "$(LIT)" || test -z "$(FILECHECK)"; then \
+	  echo "make check: lit/FileCheck missing; install the Debian package llvm-14-tools" >&2; exit 1; fi
+	$(PYTHON) $(LIT) $(LIT_ARGS) $(builddir)/testsuite
+
+EXTRA_DIST += testsuite
