@@ -1,1 +1,7 @@
-## bench/local.mk — sources of bench/ (included by Makefile.am)
+## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
+EXTRA_DIST += bench
+BENCH_TARGETS = bench-throughput
+bench: $(BENCH_TARGETS)
+bench-throughput: ptxopt$(EXEEXT)
+	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
+.PHONY: bench $(BENCH_TARGETS)

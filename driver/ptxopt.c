@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "codegen/print.h"
@@ -52,11 +53,14 @@ static void print_stats(const char *file, const Module *m, double t_parse, doubl
             FOR_EACH_STMT(s, b) ninstr += s->kind == STMT_INSTR;
     }
     double mb = m->len / 1e6;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr,
             "ptxopt: %s: %zu bytes, %u functions, %zu blocks, %zu instructions; "
-            "parse %.2f ms (%.0f MB/s), passes %.2f ms, print %.2f ms, arena %zu KiB\n",
+            "parse %.2f ms (%.0f MB/s), passes %.2f ms, print %.2f ms (%.0f MB/s), "
+            "IR %zu KiB, peak RSS %ld KiB\n",
             file, m->len, m->nfuncs, nblocks, ninstr, t_parse, t_parse > 0 ? mb / (t_parse / 1e3) : 0.0,
-            t_pass, t_print, m->arena.total / 1024);
+            t_pass, t_print, t_print > 0 ? mb / (t_print / 1e3) : 0.0, m->arena.total / 1024, ru.ru_maxrss);
 }
 
 static int process(const Options *o, const Pipeline *pl, const char *in, const char *out, Remarks *rem)

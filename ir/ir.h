@@ -97,12 +97,17 @@ struct Operand {
     char comp;       /* 'x','y','z','w','r','g','b','a' component suffix, or 0 */
     uint8_t n;       /* number of elems (ADDR, VEC, LIST, PAIR) */
     uint32_t textlen;
-    union {
-        Reg *reg;        /* OPND_REG */
-        Operand *elems;  /* ADDR, VEC, LIST, PAIR */
-    } u;
+    union {              /* one of them, by kind (24-byte operands: the IR of
+                            a large module is mostly operands) */
+        struct {
+            union {
+                Reg *reg;        /* OPND_REG */
+                Operand *elems;  /* ADDR, VEC, LIST, PAIR */
+            } u;
+        };
+        const char *text;        /* INT/FLOAT/SYM/EXPR: source text (SYM: the name) */
+    };
     int64_t value;       /* INT/FLOAT bits, SYM/ADDR offset */
-    const char *text;    /* INT/FLOAT/SYM/EXPR source text (SYM: the name) */
 };
 
 static inline Str opnd_text(const Operand *o) { return (Str){ o->text, o->textlen }; }
@@ -110,13 +115,13 @@ static inline Str opnd_text(const Operand *o) { return (Str){ o->text, o->textle
 /* ------------------------------------------------------------ instructions */
 
 struct Instr {
-    Opcode op;       /* OP_UNKNOWN when not in the table */
     Str opname;      /* "ld" */
     Str full;        /* "ld.global.nc.v4.f32": opcode and modifiers in order */
     Reg *guard;      /* @%p / @!%p, or NULL */
+    Operand *ops;
+    Opcode op;       /* OP_UNKNOWN when not in the table */
     bool guard_neg;
     uint8_t nops;
-    Operand *ops;
 };
 
 /* Modifier access (".global", ".nc", ".v4", ".f32", ".shared::cta"...). */
@@ -176,13 +181,14 @@ struct Decl {
 struct Stmt {
     Stmt *prev, *next;
     Block *block;       /* owning block for body statements, NULL at top level */
-    uint8_t kind;       /* StmtKind */
-    uint8_t dirkind;    /* DirKind when kind == STMT_DIRECTIVE */
-    bool dirty;         /* print canonically (set by passes via ir_touch) */
-    uint32_t line, col; /* of the first token */
     const char *src;    /* leading trivia + text; NULL for statements made by passes */
     uint32_t src_len;
     uint32_t lead_len;  /* bytes of src that are leading whitespace/comments */
+    uint32_t line;      /* of the first token */
+    uint16_t col;       /* of the first token (saturates at 65535) */
+    uint8_t kind;       /* StmtKind */
+    uint8_t dirkind;    /* DirKind when kind == STMT_DIRECTIVE */
+    bool dirty;         /* print canonically (set by passes via ir_touch) */
     union {
         Instr instr;                     /* STMT_INSTR */
         Str label;                       /* STMT_LABEL */
@@ -259,6 +265,7 @@ struct Module {
     /* parsed module directives */
     int version_major, version_minor;  /* -1 when absent */
     Str target;         /* ".target" text after the directive, e.g. "sm_90a, texmode_independent" */
+    char target_text[96]; /* storage of `target` (outlives streamed statements) */
     int target_sm;      /* numeric: 90 for sm_90a, 0 when unknown */
     int address_size;   /* 32 / 64, default 64 */
 };

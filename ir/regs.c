@@ -31,7 +31,7 @@ static RegTab *tab_of(Function *fn)
  * copy is simply abandoned: growth is geometric, so the waste is bounded). */
 static void decl_grow(Function *fn, RegTab *t)
 {
-    uint32_t ncap = t->dcap ? t->dcap * 2 : 64;
+    uint32_t ncap = t->dcap ? t->dcap * 2 : 16;
     RegDecl *nd = ARENA_ARRAY(&fn->mod->arena, RegDecl, ncap);
     for (uint32_t i = 0; i < t->dcap; i++) {
         if (!t->decls[i].name.p) continue;
@@ -72,7 +72,7 @@ bool regs_declare(Function *fn, Str name, Str type, int vec, int32_t range)
 
 static void reg_grow(Function *fn, RegTab *t)
 {
-    uint32_t ncap = t->cap ? t->cap * 2 : 256;
+    uint32_t ncap = t->cap ? t->cap * 2 : 32;
     Reg **ns = ARENA_ARRAY(&fn->mod->arena, Reg *, ncap);
     for (uint32_t i = 0; i < t->cap; i++) {
         Reg *r = t->slots[i];

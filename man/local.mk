@@ -1,1 +1,2 @@
-## man/local.mk — sources of man/ (included by Makefile.am)
+## man/local.mk — manual pages (included by Makefile.am).
+dist_man_MANS += man/ptxopt.1 man/ptxopt-passes.7

@@ -115,7 +115,7 @@ static Token *take_tokens(ParseCtx *c, uint32_t start, uint32_t *n)
 {
     *n = c->tsp - start;
     Token *t = ARENA_ARRAY(&c->m->arena, Token, *n ? *n : 1);
-    memcpy(t, c->tstk + start, sizeof(Token) * *n);
+    if (*n) memcpy(t, c->tstk + start, sizeof(Token) * *n);
     c->tsp = start;
     return t;
 }
@@ -127,7 +127,7 @@ static Stmt *new_stmt(ParseCtx *c, int kind, const PtxLoc *loc)
     Stmt *s = ARENA_NEW(&c->m->arena, Stmt);
     s->kind = (uint8_t)kind;
     s->line = (uint32_t)loc->first_line;
-    s->col = (uint32_t)loc->first_column;
+    s->col = (uint16_t)(loc->first_column > 65535 ? 65535 : loc->first_column);
     s->src = c->m->buf + c->prev_end;
     s->src_len = loc->end - c->prev_end;
     s->lead_len = loc->begin - c->prev_end;
@@ -137,6 +137,7 @@ static Stmt *new_stmt(ParseCtx *c, int kind, const PtxLoc *loc)
 
 static void top_append(ParseCtx *c, Stmt *s)
 {
+    c->items_seen++;
     s->prev = c->m->last;
     if (c->m->last) c->m->last->next = s; else c->m->first = s;
     c->m->last = s;
@@ -166,10 +167,29 @@ static void body_append(ParseCtx *c, Stmt *s)
     b->last = s;
 }
 
+/* A top-level item is complete.  When streaming, hand it over and then
+ * forget it: unlink it and release its memory for reuse. */
+static bool item_done(ParseCtx *c, Stmt *s)
+{
+    if (!c->on_item) return true;
+    Module *m = c->m;
+    bool ok = c->on_item(c->ud, m, s);
+    m->first = m->last = NULL;
+    m->funcs = NULL;
+    m->nfuncs = 0;
+    arena_release(&m->arena, c->item_mark);
+    if (!ok) c->stopped = true;
+    return ok;
+}
+
 static bool add_stmt(ParseCtx *c, Stmt *s)
 {
-    if (c->fn) body_append(c, s); else top_append(c, s);
-    return true;
+    if (c->fn) {
+        body_append(c, s);
+        return true;
+    }
+    top_append(c, s);
+    return item_done(c, s);
 }
 
 bool build_verbatim(ParseCtx *c, const PtxLoc *loc)
@@ -250,7 +270,11 @@ bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
     } else if (s->dirkind == DIR_TARGET) {
         size_t pos = sizeof ".target" - 1;
         while (pos < text.len && (text.p[pos] == ' ' || text.p[pos] == '\t')) pos++;
-        m->target = (Str){ text.p + pos, text.len - pos };
+        size_t tl = text.len - pos;
+        if (tl >= sizeof m->target_text) tl = sizeof m->target_text - 1;
+        memcpy(m->target_text, text.p + pos, tl);
+        m->target_text[tl] = 0;
+        m->target = (Str){ m->target_text, tl };
         const char *sm = NULL;
         for (size_t i = pos; i + 3 < text.len; i++)
             if (memcmp(text.p + i, "sm_", 3) == 0) { sm = text.p + i + 3; break; }
@@ -281,7 +305,7 @@ bool build_directive(ParseCtx *c, Str kw, uint32_t tokstart, const PtxLoc *loc)
     Stmt *s = new_stmt(c, STMT_DIRECTIVE, loc);
     Token *t = ARENA_ARRAY(&c->m->arena, Token, n + 1);
     t[0] = (Token){ kw, TOKK_DOTWORD };
-    memcpy(t + 1, body, sizeof(Token) * n);
+    if (n) memcpy(t + 1, body, sizeof(Token) * n);
     s->u.dir.tok = t;
     s->u.dir.ntok = n + 1;
     if (str_eqc(kw, ".pragma")) s->dirkind = DIR_PRAGMA;
@@ -433,7 +457,8 @@ PerfDirective perf_from_text(Str text)
     return p;
 }
 
-/* Splits a parenthesised parameter list tok[*i] == '(' ... ')' into Decls. */
+/* Splits a parenthesised parameter list tok[*i] == '(' ... ')' into Decls.
+ * Returns NULL when the ')' is missing. */
 static Decl **param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint32_t *count)
 {
     uint32_t start = *i + 1, depth = 0, k = *i;
@@ -454,12 +479,13 @@ static Decl **param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint
         ps[np++] = decl_from_tokens(a, t + ps_start, k - ps_start);
     }
     (void)start;
-    *i = k < n ? k + 1 : n;
+    if (k >= n) return NULL;
+    *i = k + 1;
     *count = np;
     return ps;
 }
 
-static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const PtxLoc *loc)
+static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const PtxLoc *loc, const PtxLoc *end)
 {
     Arena *a = &c->m->arena;
     Function *fn = ARENA_NEW(a, Function);
@@ -470,15 +496,25 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
         fn->linkage[fn->nlinkage++] = t[i++].text;
     fn->is_entry = str_eqc(t[i].text, ".entry");
     i++;
-    if (!fn->is_entry && i < n && is_punct(&t[i], '('))
+    if (!fn->is_entry && i < n && is_punct(&t[i], '(')) {
         fn->ret = param_list(a, t, n, &i, &fn->nret);
+        if (!fn->ret) {
+            build_error(c, end->first_line, end->first_column, "expected ')': missing ')' after the return parameters");
+            return NULL;
+        }
+    }
     if (i >= n || t[i].kind != TOKK_WORD) {
         build_error(c, loc->first_line, loc->first_column, "expected a function name after '%s'", fn->is_entry ? ".entry" : ".func");
         return NULL;
     }
     fn->name = t[i++].text;
-    if (i < n && is_punct(&t[i], '('))
+    if (i < n && is_punct(&t[i], '(')) {
         fn->params = param_list(a, t, n, &i, &fn->nparam);
+        if (!fn->params) {
+            build_error(c, end->first_line, end->first_column, "expected ')': missing ')' after the parameters of '%.*s'", STR_FMT(fn->name));
+            return NULL;
+        }
+    }
     fn->perf = ARENA_ARRAY(a, PerfDirective, n - i + 1);
     fn->hextra = ARENA_ARRAY(a, Token, n - i + 1);
     for (; i < n; i++) {
@@ -506,7 +542,10 @@ bool build_decl_or_proto(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc, bool
     Token *t = take_tokens(c, tokstart, &n);
     if (head_is_function(t, n)) {
         if (has_init) return build_error(c, loc->first_line, loc->first_column, "a function declaration cannot have an initializer");
-        Function *fn = function_from_head(c, t, n, loc);
+        PtxLoc semi = *loc;
+        semi.first_line = loc->last_line;
+        semi.first_column = loc->last_column;
+        Function *fn = function_from_head(c, t, n, loc, &semi);
         if (!fn) return false;
         Stmt *s = new_stmt(c, STMT_FUNC, loc);
         s->u.fn = fn;
@@ -528,7 +567,7 @@ bool build_function_begin(ParseCtx *c, uint32_t tokstart, const PtxLoc *head, co
     Token *t = take_tokens(c, tokstart, &n);
     if (!head_is_function(t, n))
         return build_error(c, brace->first_line, brace->first_column, "unexpected '{' after a declaration (missing '=' or ';'?)");
-    Function *fn = function_from_head(c, t, n, head);
+    Function *fn = function_from_head(c, t, n, head, brace);
     if (!fn) return false;
     PtxLoc all = *head;
     all.end = brace->end;
@@ -556,7 +595,7 @@ bool build_function_end(ParseCtx *c, const PtxLoc *brace)
     c->prev_end = brace->end;
     c->fn = NULL;
     c->blk = NULL;
-    return true;
+    return item_done(c, fn->stmt);
 }
 
 bool build_body_decl(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc)
@@ -625,7 +664,7 @@ bool build_instr(ParseCtx *c, const PtxLoc *loc)
         return build_error(c, loc->first_line, loc->first_column, "too many operands (%u)", c->osp);
     in->nops = (uint8_t)c->osp;
     in->ops = ARENA_ARRAY(&c->m->arena, Operand, c->osp ? c->osp : 1);
-    memcpy(in->ops, c->ostk, sizeof(Operand) * c->osp);
+    if (c->osp) memcpy(in->ops, c->ostk, sizeof(Operand) * c->osp);
     c->osp = 0;
     if (in->op == OP_UNKNOWN) c->fn->opaque = true;
     add_stmt(c, s);
@@ -856,7 +895,7 @@ bool op_group(ParseCtx *c, Operand *o, int kind, uint32_t start, const PtxLoc *l
     uint32_t n = c->osp - start;
     if (n > 255) return build_error(c, loc->first_line, loc->first_column, "too many elements in a list (%u)", n);
     Operand *e = ARENA_ARRAY(&c->m->arena, Operand, n ? n : 1);
-    memcpy(e, c->ostk + start, sizeof(Operand) * n);
+    if (n) memcpy(e, c->ostk + start, sizeof(Operand) * n);
     c->osp = start;
     memset(o, 0, sizeof *o);
     o->kind = (uint8_t)kind;

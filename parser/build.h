@@ -27,6 +27,13 @@ typedef struct ParseCtx {
     Reg *cur_guard;
     bool cur_guard_neg;
     int cur_line, cur_col;
+    /* streaming: called after each complete top-level item; the item's
+     * memory is released when it returns (false stops the parse) */
+    bool (*on_item)(void *ud, Module *m, Stmt *item);
+    void *ud;
+    ArenaMark item_mark;
+    bool stopped;         /* on_item returned false */
+    uint32_t items_seen;  /* top-level items so far */
     /* stacks */
     Operand *ostk;
     uint32_t osp, ocap;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ir/diag.h"
 #include "parser/build.h"
@@ -23,7 +24,22 @@ static void report(ParseCtx *c, int line, int col, const char *msg)
     c->failed = true;
 }
 
+static Module *parse(const char *filename, char *buf, size_t len, FILE *diag,
+                     bool (*on_item)(void *, Module *, Stmt *), void *ud);
+
 Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag)
+{
+    return parse(filename, buf, len, diag, NULL, NULL);
+}
+
+Module *parse_module_stream(const char *filename, char *buf, size_t len, FILE *diag,
+                            bool (*on_item)(void *ud, Module *m, Stmt *item), void *ud)
+{
+    return parse(filename, buf, len, diag, on_item, ud);
+}
+
+static Module *parse(const char *filename, char *buf, size_t len, FILE *diag,
+                     bool (*on_item)(void *, Module *, Stmt *), void *ud)
 {
     Module *m = ir_module_new(filename);
     m->buf = buf;
@@ -36,6 +52,9 @@ Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag)
     c.ls.buf = buf;
     c.ls.line_start = buf;
     c.ls.line = 1;
+    c.on_item = on_item;
+    c.ud = ud;
+    c.item_mark = arena_mark(&m->arena);
 
     /* The scanner treats NUL as the end of the buffer: reject it up front. */
     const char *nul = memchr(buf, 0, len);
@@ -58,11 +77,14 @@ Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag)
     int rc = yyparse(scanner, &c);
     ptx_lex_destroy(scanner);
 
+    if (rc != 0 && !c.failed && c.stopped) c.failed = true; /* the consumer said why */
     if (rc != 0 && !c.failed) {
         if (c.pending) report(&c, c.pend_line, c.pend_col, c.pend_msg);
         else if (c.ls.error) report(&c, c.ls.err_line, c.ls.err_col, c.ls.err_msg);
         else report(&c, c.ls.line, 1, "syntax error");
     }
+    if (!c.failed && !m->first && !c.items_seen)
+        report(&c, c.ls.line, 1, len ? "empty input: no PTX statements (only blanks and comments)" : "empty input (no PTX statements)");
     free(c.ostk);
     free(c.tstk);
     if (c.failed) {
@@ -74,32 +96,66 @@ Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag)
     return m;
 }
 
-Module *parse_file(const char *path, FILE *diag)
+/* Reads all of f into a malloc'ed buffer with two spare bytes for the
+ * scanner.  Regular files are read at their exact size (no doubling: the
+ * buffer lives as long as the module). */
+static char *read_all(FILE *f, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(diag ? diag : stderr, "ptxopt: cannot read %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
+    struct stat st;
+    size_t cap = 1 << 16;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        cap = (size_t)st.st_size + 3;
     char *buf = malloc(cap);
+    size_t n = 0;
     for (;;) {
-        if (!buf) { fprintf(stderr, "ptxopt: out of memory reading %s\n", path); if (f != stdin) fclose(f); return NULL; }
-        size_t n = fread(buf + len, 1, cap - len - 2, f);
-        len += n;
-        if (n == 0) break;
-        if (cap - len - 2 == 0) {
-            if (cap > ((size_t)1 << 32)) { fprintf(stderr, "ptxopt: %s: file too large\n", path); free(buf); if (f != stdin) fclose(f); return NULL; }
+        if (!buf) return NULL;
+        size_t got = fread(buf + n, 1, cap - n - 2, f);
+        n += got;
+        if (got == 0) break;
+        if (cap - n - 2 == 0) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); return NULL; }
+            buf = nb;
             cap *= 2;
-            buf = realloc(buf, cap);
         }
     }
-    int err = ferror(f);
-    if (f != stdin) fclose(f);
+    *len = n;
+    return buf;
+}
+
+char *read_file(const char *path, size_t *lenp, FILE *diag)
+{
+    if (!diag) diag = stderr;
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(diag, "ptxopt: cannot read %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t len = 0;
+    errno = 0;
+    char *buf = read_all(f, &len);
+    int err = ferror(f) || !buf;
+    int saved = errno;
+    if (!is_stdin) fclose(f);
     if (err) {
-        fprintf(diag ? diag : stderr, "ptxopt: cannot read %s: read error\n", path);
+        fprintf(diag, "ptxopt: cannot read %s: %s\n", path, saved ? strerror(saved) : "read error");
         free(buf);
         return NULL;
     }
-    return parse_module(path, buf, len, diag);
+    if (len >= ((size_t)1 << 32) - 4) {
+        fprintf(diag, "ptxopt: %s: file too large (the limit is 4 GiB)\n", path);
+        free(buf);
+        return NULL;
+    }
+    *lenp = len;
+    return buf;
+}
+
+Module *parse_file(const char *path, FILE *diag)
+{
+    size_t len;
+    char *buf = read_file(path, &len, diag);
+    if (!buf) return NULL;
+    return parse_module(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, diag);
 }

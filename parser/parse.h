@@ -17,6 +17,17 @@
  * when NULL). */
 Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag);
 
+/* Streaming: like parse_module, but each top-level item (directive,
+ * declaration, function) is handed to on_item as soon as it is complete and
+ * released afterwards; the module then holds one item at a time (in
+ * m->first, and m->funcs[0] for a function).  Peak memory is that of the
+ * largest function.  Returns the module (for m->tail_src and the module
+ * directives) or NULL after a diagnostic or when on_item returned false. */
+Module *parse_module_stream(const char *filename, char *buf, size_t len, FILE *diag,
+                            bool (*on_item)(void *ud, Module *m, Stmt *item), void *ud);
+/* Reads a whole file ("-" is stdin) into a buffer suitable for parse_module. */
+char *read_file(const char *path, size_t *len, FILE *diag);
+
 /* Convenience: read a whole file ("-" is stdin) and parse it.  On I/O
  * errors prints "ptxopt: cannot read FILE: reason" and returns NULL. */
 Module *parse_file(const char *path, FILE *diag);

@@ -9,3 +9,8 @@ check-local: all $(check_PROGRAMS)
 	$(PYTHON) $(LIT) $(LIT_ARGS) $(builddir)/testsuite
 
 EXTRA_DIST += testsuite
+
+## Regenerate the nvcc corpus from testsuite/kernels/*.cu (needs nvcc).
+regen-corpus:
+	bash $(srcdir)/testsuite/kernels/regen.sh $(abs_top_srcdir)
+.PHONY: regen-corpus

@@ -27,8 +27,10 @@ extern "C" __global__ void atomics(int *counters, float *fsum, float *fprod,
     atomic_mul_float(fprod, scale[i]);
 }
 
-// atomicExch/atomicInc/atomicAnd/Or/Xor, with the returned old value stored
-// (old values are launch-order dependent; only the finals are deterministic).
+// Bitwise and counting atomics (results are order-independent):
+// state[0] &= in[i], state[1] |= in[i], state[2] ^= in[i], state[3] counts
+// threads (atomicInc, no wrap), state[4..5] is a 64-bit sum of in[i]
+// (state must be 8-byte aligned).
 extern "C" __global__ void atomics_bitwise(unsigned *state, const unsigned *in, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,6 +1,7 @@
 // 64-bit integer arithmetic: mul, mul.hi (__umul64hi), div/rem, shifts,
 // popc/clz on 64-bit values, and a 64-bit accumulator loop.
-// out[i] = (a*b) ^ __umul64hi(a,b) + a/(b|1) + a%(b|1) + (a>>7) + clzll(a) + popcll(b)
+// With d = b|1:  out[i] = ((a*b) ^ __umul64hi(a,b)) + a/d + a%d + (a>>7)
+//                          + clzll(a) + popcll(b)   (wrapping 64-bit adds)
 extern "C" __global__ void int64_math(long long *out, const long long *a, const long long *b, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -38,13 +38,24 @@ die() { echo "regen.sh: error: $*" >&2; exit 1; }
 find_tool() {
     local var=$1 name=$2 path
     path=${!var:-}
-    if [ -z "$path" ]; then
+    if [ -n "$path" ]; then
+        # An explicit choice is used or refused, never silently replaced.
+        case $path in
+            */*) ;;
+            *) path=$(command -v "$path" 2>/dev/null || true) ;;
+        esac
+        if [ -z "$path" ] || [ ! -x "$path" ]; then
+            die "$var=${!var} is not an executable"
+        fi
+    else
         path=$(command -v "$name" 2>/dev/null || true)
+        if [ -z "$path" ] && [ -x "/usr/local/cuda/bin/$name" ]; then
+            path=/usr/local/cuda/bin/$name
+        fi
+        if [ -z "$path" ]; then
+            die "$name not found (set $var, or put it on PATH)"
+        fi
     fi
-    if [ -z "$path" ] && [ -x "/usr/local/cuda/bin/$name" ]; then
-        path=/usr/local/cuda/bin/$name
-    fi
-    [ -n "$path" ] && [ -x "$path" ] || die "$name not found (set $var, or put it on PATH)"
     printf '%s\n' "$path"
 }
 

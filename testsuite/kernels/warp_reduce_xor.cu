@@ -1,6 +1,6 @@
 // Butterfly warp reduction with __shfl_xor_sync: every lane ends with the
 // warp's maximum and sum, written per element (out_max[i], out_sum[i]).
-// Launch with blockDim.x a multiple of 32 and n a multiple of 32.
+// Lanes with i >= n take part with -3e38 / 0; blockDim.x a multiple of 32.
 extern "C" __global__ void warp_reduce_xor(float *out_max, int *out_sum, const float *in,
                                            const int *vals, int n)
 {

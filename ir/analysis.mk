@@ -1,0 +1,1 @@
+## ir/analysis.mk — analyses (owned by the analyses work; included by Makefile.am)
