@@ -1,2 +1,2 @@
-## codegen/local.mk — the PTX printer (included by Makefile.am).
-libptxopt_a_SOURCES += codegen/print.c codegen/print.h
+## codegen/local.mk — the PTX printer and output files (included by Makefile.am).
+libptxopt_a_SOURCES += codegen/print.c codegen/print.h codegen/outfile.c codegen/outfile.h

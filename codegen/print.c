@@ -1,22 +1,57 @@
 /* print.c — lossless and canonical PTX printing (see print.h). */
 #include "codegen/print.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "ir/fatal.h"
 
 /* ----------------------------------------------------------------- buffer */
 
-void out_init(OutBuf *o) { o->p = NULL; o->len = o->cap = 0; }
+void out_init(OutBuf *o) { o->p = NULL; o->len = o->cap = 0; o->fd = -1; o->failed = false; o->err = 0; }
 void out_free(OutBuf *o) { free(o->p); out_init(o); }
+
+void out_init_fd(OutBuf *o, int fd)
+{
+    out_init(o);
+    o->fd = fd;
+}
+
+bool out_flush(OutBuf *o)
+{
+    if (o->fd < 0 || o->failed) return !o->failed;
+    const char *p = o->p;
+    size_t n = o->len;
+    while (n) {
+        ssize_t w = write(o->fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            o->failed = true;
+            o->err = errno;
+            break;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    o->len = 0;
+    return !o->failed;
+}
+
+enum { OUT_FLUSH_AT = 1 << 20 };
 
 void out_reserve(OutBuf *o, size_t extra)
 {
     size_t need = o->len + extra;
     if (need <= o->cap) return;
-    size_t cap = o->cap ? o->cap : 1 << 16;
+    if (o->fd >= 0 && o->len && o->cap >= OUT_FLUSH_AT) {
+        out_flush(o);
+        need = extra;
+        if (need <= o->cap) return;
+    }
+    size_t cap = o->cap ? o->cap : (o->fd >= 0 ? OUT_FLUSH_AT : 1 << 16);
     while (cap < need) cap *= 2;
     char *p = realloc(o->p, cap);
     if (!p) fatal_oom();
@@ -323,13 +358,22 @@ static void print_function(OutBuf *o, const Function *fn, bool canonical)
     out_write(o, fn->tail_src, fn->tail_len);
 }
 
+void print_item(OutBuf *o, const Module *m, const Stmt *s, bool canonical)
+{
+    (void)m;
+    if (s->kind == STMT_FUNC) print_function(o, s->u.fn, canonical);
+    else if (canonical) print_stmt_canonical(o, s);
+    else print_stmt_lossless(o, s);
+}
+
+void print_module_tail(OutBuf *o, const Module *m, bool canonical)
+{
+    if (!canonical) out_write(o, m->tail_src, m->tail_len);
+}
+
 void print_module(OutBuf *o, const Module *m, bool canonical)
 {
-    out_reserve(o, m->len + m->len / 8 + 256);
-    for (const Stmt *s = m->first; s; s = s->next) {
-        if (s->kind == STMT_FUNC) print_function(o, s->u.fn, canonical);
-        else if (canonical) print_stmt_canonical(o, s);
-        else print_stmt_lossless(o, s);
-    }
-    if (!canonical) out_write(o, m->tail_src, m->tail_len);
+    if (o->fd < 0) out_reserve(o, m->len + m->len / 8 + 256);
+    for (const Stmt *s = m->first; s; s = s->next) print_item(o, m, s, canonical);
+    print_module_tail(o, m, canonical);
 }

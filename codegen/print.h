@@ -22,9 +22,16 @@
 typedef struct OutBuf {
     char *p;
     size_t len, cap;
+    int fd;             /* >= 0: flushed to this file descriptor as it fills */
+    bool failed;        /* a write to fd failed (errno saved in err) */
+    int err;
 } OutBuf;
 
 void out_init(OutBuf *o);
+/* A buffer that writes through to fd in large blocks (streaming output). */
+void out_init_fd(OutBuf *o, int fd);
+/* Writes what is buffered to fd (no-op for memory buffers); false on error. */
+bool out_flush(OutBuf *o);
 void out_free(OutBuf *o);
 void out_reserve(OutBuf *o, size_t extra);
 static inline void out_write(OutBuf *o, const char *s, size_t n)
@@ -39,6 +46,11 @@ static inline void out_cstr(OutBuf *o, const char *s) { out_write(o, s, strlen(s
 void out_printf(OutBuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void print_module(OutBuf *o, const Module *m, bool canonical);
+/* One top-level item (a directive, declaration or function), as
+ * print_module prints it; the module's trailing text is printed by
+ * print_module_tail. Used when streaming. */
+void print_item(OutBuf *o, const Module *m, const Stmt *item, bool canonical);
+void print_module_tail(OutBuf *o, const Module *m, bool canonical);
 /* Canonical text of one instruction, without indentation or newline, with ';'. */
 void print_instr(OutBuf *o, const Instr *in);
 void print_operand(OutBuf *o, const Operand *op);

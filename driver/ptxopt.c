@@ -1,93 +1,56 @@
 /* ptxopt.c — the optimizer's command-line driver.
- * Reads each input, runs the pipeline, prints it losslessly (or
- * canonically) and writes the result atomically. */
+ * For each input: parse, run the pipeline, print losslessly (or
+ * canonically) via opt/run.h, and write the result atomically. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "codegen/outfile.h"
 #include "codegen/print.h"
-#include "driver/fileio.h"
+#include "driver/batch.h"
 #include "driver/options.h"
 #include "opt/pass.h"
-#include "parser/parse.h"
+#include "opt/run.h"
 
-static double now_ms(void)
+static void print_stats(const char *file, const RunStats *st)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void apply_target(Module *m, int sm, const char *name)
-{
-    m->target_sm = sm;
-    for (Stmt *s = m->first; s; s = s->next) {
-        if (s->kind != STMT_DIRECTIVE || s->dirkind != DIR_TARGET) continue;
-        /* replace the sm_XX entry of the target list, keep the others */
-        Str t = m->target;
-        const char *p = t.p, *end = t.p + t.len;
-        const char *sm_at = NULL;
-        for (const char *q = p; q + 3 <= end; q++) if (memcmp(q, "sm_", 3) == 0) { sm_at = q; break; }
-        char *text;
-        if (sm_at) {
-            const char *sm_end = sm_at;
-            while (sm_end < end && *sm_end != ',' && *sm_end != ' ' && *sm_end != '\t') sm_end++;
-            text = arena_printf(&m->arena, ".target %.*s%s%.*s", (int)(sm_at - p), p, name, (int)(end - sm_end), sm_end);
-        } else {
-            text = arena_printf(&m->arena, ".target %s", name);
-        }
-        s->u.dir.tok[0].text = str_c(text);
-        s->dirty = true;
-    }
-}
-
-static void print_stats(const char *file, const Module *m, double t_parse, double t_pass, double t_print)
-{
-    size_t nblocks = 0, ninstr = 0;
-    for (uint32_t i = 0; i < m->nfuncs; i++) {
-        Function *fn = m->funcs[i];
-        nblocks += fn->nblocks;
-        FOR_EACH_BLOCK(b, fn)
-            FOR_EACH_STMT(s, b) ninstr += s->kind == STMT_INSTR;
-    }
-    double mb = m->len / 1e6;
+    double mb = st->bytes / 1e6, pp = st->parse_ms + st->print_ms;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr,
             "ptxopt: %s: %zu bytes, %u functions, %zu blocks, %zu instructions; "
-            "parse %.2f ms (%.0f MB/s), passes %.2f ms, print %.2f ms (%.0f MB/s), "
-            "IR %zu KiB, peak RSS %ld KiB\n",
-            file, m->len, m->nfuncs, nblocks, ninstr, t_parse, t_parse > 0 ? mb / (t_parse / 1e3) : 0.0,
-            t_pass, t_print, t_print > 0 ? mb / (t_print / 1e3) : 0.0, m->arena.total / 1024, ru.ru_maxrss);
+            "parse %.2f ms, passes %.2f ms, print %.2f ms, parse+print %.0f MB/s; "
+            "IR %zu KiB%s, peak RSS %ld KiB\n",
+            file, st->bytes, st->functions, st->blocks, st->instructions, st->parse_ms, st->pass_ms,
+            st->print_ms, pp > 0 ? mb / (pp / 1e3) : 0.0, st->ir_bytes / 1024,
+            st->streamed ? " (streamed)" : "", ru.ru_maxrss);
 }
 
 static int process(const Options *o, const Pipeline *pl, const char *in, const char *out, Remarks *rem)
 {
-    double t0 = now_ms();
-    Module *m = parse_file(in, stderr);
-    if (!m) return EXIT_BAD_INPUT;
-    double t1 = now_ms();
-    if (o->target) apply_target(m, o->target_sm, o->target);
-    PassContext ctx = { .target_sm = m->target_sm, .remarks = rem };
-    int rc = pipeline_run(pl, m, &ctx);
-    if (rc) {
-        fprintf(stderr, "ptxopt: %s: a pass failed; no output written\n", in);
-        ir_module_free(m);
-        return EXIT_INTERNAL;
-    }
-    double t2 = now_ms();
+    OutFile of;
+    if (!outfile_open(&of, out)) return EXIT_BAD_INPUT;
     OutBuf ob;
-    out_init(&ob);
-    print_module(&ob, m, o->canonical);
-    double t3 = now_ms();
-    bool ok = write_file_atomic(out, ob.p ? ob.p : "", ob.len);
-    if (o->stats) print_stats(in, m, t1 - t0, t2 - t1, t3 - t2);
-    if (o->remarks) remarks_print(rem, stderr, in);
+    out_init_fd(&ob, of.fd);
+    RunOptions ro = { .pipeline = pl, .remarks = rem, .target = o->target, .target_sm = o->target_sm,
+                      .canonical = o->canonical };
+    RunStats st;
+    int rc = run_file(in, &ob, &ro, &st);
+    if (rc == RUN_OK && !out_flush(&ob)) {
+        fprintf(stderr, "ptxopt: cannot write %s: %s\n", out, strerror(ob.err));
+        rc = EXIT_BAD_INPUT;
+    }
     out_free(&ob);
-    ir_module_free(m);
-    return ok ? EXIT_OK : EXIT_BAD_INPUT;
+    if (rc == RUN_OK) {
+        if (!outfile_commit(&of)) rc = EXIT_BAD_INPUT;
+    } else {
+        if (rc == RUN_PASS_FAILED) fprintf(stderr, "ptxopt: %s: a pass failed; no output written\n", in);
+        outfile_abort(&of);
+    }
+    if (o->stats) print_stats(in, &st);
+    if (o->remarks) remarks_print(rem, stderr, in);
+    return rc == RUN_PASS_FAILED ? EXIT_INTERNAL : rc;
 }
 
 int main(int argc, char **argv)
@@ -100,6 +63,11 @@ int main(int argc, char **argv)
     if (!pipeline_parse(o.passes ? o.passes : "", &pl, err, sizeof err)) {
         fprintf(stderr, "ptxopt: %s\n", err);
         return EXIT_USAGE;
+    }
+    if (o.batch) {
+        int r = batch_main(&o, &pl);
+        pipeline_free(&pl);
+        return r;
     }
     Remarks rem;
     remarks_init(&rem);

@@ -17,7 +17,14 @@ typedef struct Str {
 #define STR_FMT(s) (int)(s).len, (s).p   /* printf("%.*s", STR_FMT(s)) */
 
 static inline Str str_c(const char *s) { return (Str){ s, strlen(s) }; }
-static inline bool str_eq(Str a, Str b) { return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0); }
+static inline bool str_eq(Str a, Str b)
+{
+    if (a.len != b.len) return false;
+    /* names are short: a plain loop beats a call to memcmp */
+    for (size_t i = 0; i < a.len; i++)
+        if (a.p[i] != b.p[i]) return false;
+    return true;
+}
 static inline bool str_eqc(Str a, const char *b) { size_t n = strlen(b); return a.len == n && memcmp(a.p, b, n) == 0; }
 static inline bool str_starts(Str a, const char *b) { size_t n = strlen(b); return a.len >= n && memcmp(a.p, b, n) == 0; }
 static inline bool str_empty(Str a) { return a.len == 0; }

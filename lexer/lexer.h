@@ -21,9 +21,10 @@
 #include "ir/str.h"
 
 /* Source location of a token or grammar symbol: 1-based line/column of the
- * first character, and the half-open byte range in the buffer. */
+ * first character, and the half-open byte range in the buffer.  (Kept small:
+ * the parser copies one per token and per reduction.) */
 typedef struct PtxLoc {
-    int first_line, first_column, last_line, last_column;
+    int first_line, first_column;
     uint32_t begin, end;
 } PtxLoc;
 
@@ -38,21 +39,14 @@ typedef struct LexState {
     bool in_header;         /* inside a function header (until '{' or ';') */
     int guard;              /* 0 none, 1 after '@', 2 after '@' [!] reg: next ident is an opcode */
     int linedir_kind;       /* LD_* of the last T_LINEDIR */
-    /* flex keeps a NUL after the current token in the buffer; to quote a
-     * source line in a diagnostic, put the real character back first */
-    char *hold_pos;
-    char hold_char;
     /* lexical error, reported by the parser in place of a syntax error */
     bool error;
     int err_line, err_col;
     char err_msg[160];
 } LexState;
 
-/* Undo the scanner's temporary NUL so the buffer reads as the source again
- * (call before quoting source lines; the parse is over by then). */
-static inline void lex_restore_buffer(LexState *ls)
-{
-    if (ls->hold_pos && *ls->hold_pos == 0) *ls->hold_pos = ls->hold_char;
-}
+/* Undo the scanner's temporary NUL after the current token so the buffer
+ * reads as the source again (before quoting source lines in diagnostics). */
+void ptx_restore_buffer(void *scanner);
 
 #endif

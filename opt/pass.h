@@ -40,6 +40,9 @@ typedef struct PassContext {
 struct PassInfo {
     const char *name;
     const char *summary;
+    /* true when the pass looks at one function at a time and never edits
+     * module-level statements: such pipelines run while streaming */
+    bool function_local;
     const char *const *keys;   /* NULL-terminated list of accepted option keys */
     /* Returns 0 on success; non-zero means the pass failed (internal error). */
     int (*run)(Module *m, const PassInvocation *inv, PassContext *ctx);
@@ -55,6 +58,8 @@ const PassInfo *pass_at(int i);
 bool pipeline_parse(const char *text, Pipeline *out, char *err, size_t errsz);
 void pipeline_free(Pipeline *p);
 int pipeline_run(const Pipeline *p, Module *m, PassContext *ctx);
+/* Every pass is function-local (an empty pipeline is). */
+bool pipeline_streamable(const Pipeline *p);
 
 /* Option helpers for passes. */
 const char *pass_arg(const PassInvocation *inv, const char *key);   /* NULL if absent */

@@ -153,3 +153,10 @@ bool pass_arg_int(const PassInvocation *inv, const char *key, long *out, long df
     *out = x;
     return true;
 }
+
+bool pipeline_streamable(const Pipeline *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!p->v[i].pass->function_local) return false;
+    return true;
+}

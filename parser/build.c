@@ -25,7 +25,7 @@ bool build_error(ParseCtx *c, int line, int col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    lex_restore_buffer(&c->ls);
+    if (c->scanner) ptx_restore_buffer(c->scanner);
     diag_at(c->diag, "error", c->m->filename, c->m->buf, c->m->len, line, col, msg);
     c->failed = true;
     return false;
@@ -280,7 +280,7 @@ bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
             if (memcmp(text.p + i, "sm_", 3) == 0) { sm = text.p + i + 3; break; }
         m->target_sm = 0;
         if (sm) {
-            while (sm < text.p + text.len && *sm >= '0' && *sm <= '9') m->target_sm = m->target_sm * 10 + (*sm++ - '0');
+            while (sm < text.p + text.len && *sm >= '0' && *sm <= '9' && m->target_sm < 100000) m->target_sm = m->target_sm * 10 + (*sm++ - '0');
         }
     } else if (s->dirkind == DIR_ADDRESS_SIZE) {
         size_t pos = sizeof ".address_size" - 1;
@@ -485,8 +485,24 @@ static Decl **param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint
     return ps;
 }
 
-static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const PtxLoc *loc, const PtxLoc *end)
+/* Line and column of a location whose line is not known yet (first_line 0):
+ * counted from the start of the buffer, so only on error paths. */
+static PtxLoc resolve_loc(ParseCtx *c, const PtxLoc *l)
 {
+    PtxLoc r = *l;
+    if (r.first_line) return r;
+    r.first_line = 1;
+    const char *ls = c->m->buf;
+    for (const char *p = c->m->buf; p < c->m->buf + l->begin; p++)
+        if (*p == '\n') { r.first_line++; ls = p + 1; }
+    r.first_column = (int)(c->m->buf + l->begin - ls) + 1;
+    return r;
+}
+
+static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const PtxLoc *loc, const PtxLoc *endp)
+{
+    PtxLoc endl = *endp;
+    const PtxLoc *end = &endl;
     Arena *a = &c->m->arena;
     Function *fn = ARENA_NEW(a, Function);
     fn->mod = c->m;
@@ -499,6 +515,7 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
     if (!fn->is_entry && i < n && is_punct(&t[i], '(')) {
         fn->ret = param_list(a, t, n, &i, &fn->nret);
         if (!fn->ret) {
+            endl = resolve_loc(c, endp);
             build_error(c, end->first_line, end->first_column, "expected ')': missing ')' after the return parameters");
             return NULL;
         }
@@ -511,6 +528,7 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
     if (i < n && is_punct(&t[i], '(')) {
         fn->params = param_list(a, t, n, &i, &fn->nparam);
         if (!fn->params) {
+            endl = resolve_loc(c, endp);
             build_error(c, end->first_line, end->first_column, "expected ')': missing ')' after the parameters of '%.*s'", STR_FMT(fn->name));
             return NULL;
         }
@@ -542,9 +560,9 @@ bool build_decl_or_proto(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc, bool
     Token *t = take_tokens(c, tokstart, &n);
     if (head_is_function(t, n)) {
         if (has_init) return build_error(c, loc->first_line, loc->first_column, "a function declaration cannot have an initializer");
-        PtxLoc semi = *loc;
-        semi.first_line = loc->last_line;
-        semi.first_column = loc->last_column;
+        PtxLoc semi = *loc;  /* the ';' that ended the header: line found on error */
+        semi.first_line = 0;
+        semi.begin = loc->end - 1;
         Function *fn = function_from_head(c, t, n, loc, &semi);
         if (!fn) return false;
         Stmt *s = new_stmt(c, STMT_FUNC, loc);
@@ -557,7 +575,17 @@ bool build_decl_or_proto(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc, bool
         return add_stmt(c, s);
     }
     Stmt *s = new_stmt(c, STMT_DECL, loc);
-    s->u.decl = decl_from_tokens(&c->m->arena, t, n);
+    Decl *d = decl_from_tokens(&c->m->arena, t, n);
+    s->u.decl = d;
+    for (uint32_t k = 0; k < d->ndecl; k++) {
+        if (d->decls[k].name.len < 2 || d->decls[k].name.p[0] != '%') continue;
+        if (c->npct_vars == c->cpct_vars) {
+            c->cpct_vars = c->cpct_vars ? c->cpct_vars * 2 : 8;
+            c->pct_vars = realloc(c->pct_vars, sizeof(Str) * c->cpct_vars);
+            if (!c->pct_vars) fatal_oom();
+        }
+        c->pct_vars[c->npct_vars++] = d->decls[k].name;
+    }
     return add_stmt(c, s);
 }
 
@@ -571,7 +599,6 @@ bool build_function_begin(ParseCtx *c, uint32_t tokstart, const PtxLoc *head, co
     if (!fn) return false;
     PtxLoc all = *head;
     all.end = brace->end;
-    all.last_line = brace->last_line;
     Stmt *s = new_stmt(c, STMT_FUNC, &all);
     s->u.fn = fn;
     fn->stmt = s;
@@ -710,8 +737,8 @@ static bool decl_names(const Decl *d, Str name)
  * asked on the rare path of a %-name that is not a register. */
 static bool symbol_declared(ParseCtx *c, Str name)
 {
-    for (Stmt *s = c->m->first; s; s = s->next)
-        if (s->kind == STMT_DECL && decl_names(s->u.decl, name)) return true;
+    for (uint32_t i = 0; i < c->npct_vars; i++)
+        if (str_eq(c->pct_vars[i], name)) return true;
     Function *fn = c->fn;
     for (uint32_t i = 0; i < fn->nparam; i++) if (decl_names(fn->params[i], name)) return true;
     for (uint32_t i = 0; i < fn->nret; i++) if (decl_names(fn->ret[i], name)) return true;
@@ -778,7 +805,7 @@ static bool parse_int_text(Str t, bool negative, int64_t *out)
     if (n > 2 && buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B')) v = strtoull(buf + 2, &end, 2);
     else v = strtoull(buf, &end, 0); /* 0x hex, 0 octal, decimal */
     if (errno || *end) return false;
-    *out = negative ? -(int64_t)v : (int64_t)v;
+    *out = (int64_t)(negative ? 0 - v : v);
     return true;
 }
 
@@ -851,7 +878,7 @@ bool op_binary(ParseCtx *c, Operand *o, const Operand *a, int op, const Operand 
     if ((op == '+' || op == '-') && (a->kind == OPND_REG || a->kind == OPND_SYM) && !(a->flags & OPNDF_NEG) &&
         a->value == 0 && b->kind == OPND_INT) {
         *o = *a;
-        o->value = op == '+' ? b->value : -b->value;
+        o->value = (int64_t)(op == '+' ? (uint64_t)b->value : 0 - (uint64_t)b->value);
         return true;
     }
     /* d|p destinations */
@@ -873,7 +900,7 @@ bool op_unary(ParseCtx *c, Operand *o, int op, const Operand *a, const PtxLoc *l
 {
     if (op == '-' && (a->kind == OPND_INT || a->kind == OPND_FLOAT) && a->text && a->text[0] != '-') {
         *o = *a;
-        if (a->kind == OPND_INT) o->value = -a->value;
+        if (a->kind == OPND_INT) o->value = (int64_t)(0 - (uint64_t)a->value); /* wraps like PTX */
         else o->value = a->value ^ (a->textlen >= 2 && (a->text[1] == 'f' || a->text[1] == 'F') ? (int64_t)0x80000000 : INT64_MIN);
         /* text: "-" and the literal (blanks between them dropped) */
         char *t = arena_printf(&c->m->arena, "-%.*s", (int)a->textlen, a->text);

@@ -16,6 +16,7 @@ typedef struct ParseCtx {
     bool block_closed;    /* the last instruction ended the block */
     uint32_t prev_end;    /* byte where the next statement's leading trivia starts */
     LexState ls;
+    void *scanner;
     FILE *diag;
     bool failed;          /* an error was reported */
     /* syntax error waiting to be reported (unless an unknown opcode absorbs it) */
@@ -34,6 +35,11 @@ typedef struct ParseCtx {
     ArenaMark item_mark;
     bool stopped;         /* on_item returned false */
     uint32_t items_seen;  /* top-level items so far */
+    /* module variables whose names start with '%' (they look like
+     * registers); kept outside the arena because streaming releases
+     * top-level statements */
+    Str *pct_vars;
+    uint32_t npct_vars, cpct_vars;
     /* stacks */
     Operand *ostk;
     uint32_t osp, ocap;

@@ -19,7 +19,7 @@ int yyparse(void *scanner, ParseCtx *ctx);
 
 static void report(ParseCtx *c, int line, int col, const char *msg)
 {
-    lex_restore_buffer(&c->ls);
+    if (c->scanner) ptx_restore_buffer(c->scanner);
     diag_at(c->diag, "error", c->m->filename, c->m->buf, c->m->len, line, col, msg);
     c->failed = true;
 }
@@ -74,8 +74,8 @@ static Module *parse(const char *filename, char *buf, size_t len, FILE *diag,
         return NULL;
     }
     ptx__scan_buffer(buf, len + 2, scanner);
+    c.scanner = scanner;
     int rc = yyparse(scanner, &c);
-    ptx_lex_destroy(scanner);
 
     if (rc != 0 && !c.failed && c.stopped) c.failed = true; /* the consumer said why */
     if (rc != 0 && !c.failed) {
@@ -85,8 +85,11 @@ static Module *parse(const char *filename, char *buf, size_t len, FILE *diag,
     }
     if (!c.failed && !m->first && !c.items_seen)
         report(&c, c.ls.line, 1, len ? "empty input: no PTX statements (only blanks and comments)" : "empty input (no PTX statements)");
+    ptx_lex_destroy(scanner);
+    c.scanner = NULL;
     free(c.ostk);
     free(c.tstk);
+    free(c.pct_vars);
     if (c.failed) {
         ir_module_free(m);
         return NULL;

@@ -35,12 +35,10 @@ void yyerror(YYLTYPE *loc, void *scanner, ParseCtx *ctx, const char *msg);
             (Cur).first_line = YYRHSLOC(Rhs, 1).first_line;                  \
             (Cur).first_column = YYRHSLOC(Rhs, 1).first_column;              \
             (Cur).begin = YYRHSLOC(Rhs, 1).begin;                            \
-            (Cur).last_line = YYRHSLOC(Rhs, N).last_line;                    \
-            (Cur).last_column = YYRHSLOC(Rhs, N).last_column;                \
             (Cur).end = YYRHSLOC(Rhs, N).end;                                \
         } else {                                                             \
-            (Cur).first_line = (Cur).last_line = YYRHSLOC(Rhs, 0).last_line; \
-            (Cur).first_column = (Cur).last_column = YYRHSLOC(Rhs, 0).last_column; \
+            (Cur).first_line = YYRHSLOC(Rhs, 0).first_line;                  \
+            (Cur).first_column = YYRHSLOC(Rhs, 0).first_column;              \
             (Cur).begin = (Cur).end = YYRHSLOC(Rhs, 0).end;                  \
         }                                                                    \
     } while (0)
@@ -85,7 +83,7 @@ void yyerror(YYLTYPE *loc, void *scanner, ParseCtx *ctx, const char *msg);
 %right UNARY
 
 %type <idx> head hfirst toks init oplist
-%type <op> operand expr prim
+%type <op> expr prim
 
 %%
 
@@ -207,15 +205,12 @@ operands
     | oplist
     ;
 oplist
-    : operand                           { $$ = op_push(ctx, &$1); }
-    | oplist ',' operand                { op_push(ctx, &$3); $$ = $1; }
+    : expr                              { $$ = op_push(ctx, &$1); }
+    | oplist ',' expr                   { op_push(ctx, &$3); $$ = $1; }
     ;
 /* Operands are expressions: the common shapes (register, symbol, literal,
  * reg/sym +- offset, d|p pair, !pred) become structured operands; any
  * other constant expression is kept as text (OPND_EXPR). */
-operand
-    : expr                              { $$ = $1; }
-    ;
 expr
     : prim                              { $$ = $1; }
     | expr '+' expr                     { OK(op_binary(ctx, &$$, &$1, '+', &$3, &@$)); }
