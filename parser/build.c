@@ -252,6 +252,38 @@ static Str strip_block_comments(Arena *a, Str t)
     return (Str){ out, n };
 }
 
+static Str directive_name(Str t)
+{
+    size_t n = 1;
+    while (n < t.len && t.p[n] != ' ' && t.p[n] != '\t') n++;
+    return (Str){ t.p, n };
+}
+
+/* The characters a .target/.file/.loc directive may contain besides its
+ * strings (so that its canonical form lexes back to the same directive):
+ * .target sm_90a, texmode_independent / .file 1 "a.cu", 123, 456 /
+ * .loc 1 2 3, function_name $L__info_string0, inlined_at 1 4 5 */
+static bool linedir_well_formed(int kind, Str t)
+{
+    if (kind != DIR_TARGET && kind != DIR_FILE && kind != DIR_LOC) return true;
+    bool in_str = false;
+    for (size_t i = 1; i < t.len; i++) {
+        char ch = t.p[i];
+        if (in_str) {
+            if (ch == '\\' && i + 1 < t.len) i++;
+            else if (ch == '"') in_str = false;
+            continue;
+        }
+        if (ch == '"' && kind == DIR_FILE) { in_str = true; continue; }
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            ch == '_' || ch == '$' || ch == ',' || ch == ' ' || ch == '\t')
+            continue;
+        if (kind == DIR_LOC && (ch == '+' || ch == '-' || ch == '.' || ch == '%')) continue;
+        return false;
+    }
+    return !in_str;
+}
+
 bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
 {
     Stmt *s = linedir_stmt(c, text, loc);
@@ -285,16 +317,23 @@ bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
     } else if (s->dirkind == DIR_ADDRESS_SIZE) {
         size_t pos = sizeof ".address_size" - 1;
         int v = parse_uint(text, &pos);
-        if (v != 32 && v != 64)
+        while (pos < text.len && (text.p[pos] == ' ' || text.p[pos] == '\t')) pos++;
+        if ((v != 32 && v != 64) || pos != text.len)
             return build_error(c, loc->first_line, loc->first_column, "malformed .address_size directive (expected 32 or 64)");
         m->address_size = v;
+    }
+    if (!linedir_well_formed(s->dirkind, text)) {
+        return build_error(c, loc->first_line, loc->first_column, "malformed %.*s directive", STR_FMT(directive_name(text)));
     }
     return add_stmt(c, s);
 }
 
 bool build_body_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
 {
-    return add_stmt(c, linedir_stmt(c, text, loc));
+    Stmt *s = linedir_stmt(c, text, loc);
+    if (!linedir_well_formed(s->dirkind, strip_block_comments(&c->m->arena, text)))
+        return build_error(c, loc->first_line, loc->first_column, "malformed %.*s directive", STR_FMT(directive_name(text)));
+    return add_stmt(c, s);
 }
 
 bool build_directive(ParseCtx *c, Str kw, uint32_t tokstart, const PtxLoc *loc)
