@@ -261,14 +261,25 @@ void yyerror(YYLTYPE *loc, void *scanner, ParseCtx *ctx, const char *msg)
 static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, ParseCtx *ctx)
 {
     (void)scanner;
-    enum { MAXEXP = 6 };
-    yysymbol_kind_t exp[MAXEXP];
-    int n = yypcontext_expected_tokens(yyctx, exp, MAXEXP);
+    /* Name at most a few expected tokens, punctuation first (a missing ';'
+     * or ',' is the usual mistake); with many possibilities name none. */
+    enum { MAXEXP = 6, MANY = YYNTOKENS };
+    yysymbol_kind_t all[MANY];
+    int n = yypcontext_expected_tokens(yyctx, all, MANY);
     const char *names[MAXEXP];
-    if (n < 0) n = 0;
-    for (int i = 0; i < n; i++) names[i] = yysymbol_name(exp[i]);
+    int k = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < n && k < MAXEXP; i++) {
+            const char *nm = yysymbol_name(all[i]);
+            bool punct = nm[0] == '\'' || (nm[0] == '"' && nm[1] == '\'');
+            const char *c = strchr(nm, '\'');
+            bool closing = punct && c && c[1] && strchr(";,)]}>", c[1]) && c[2] == '\'';
+            int rank = closing ? 0 : punct ? 1 : 2;
+            if (rank == pass) names[k++] = nm;
+        }
+    if (n > MAXEXP && k == MAXEXP) k = MAXEXP - 1;
     yysymbol_kind_t got = yypcontext_token(yyctx);
     const YYLTYPE *loc = yypcontext_location(yyctx);
-    build_syntax_error(ctx, loc, got == YYSYMBOL_YYEOF ? NULL : yysymbol_name(got), names, n);
+    build_syntax_error(ctx, loc, got == YYSYMBOL_YYEOF ? NULL : yysymbol_name(got), names, k);
     return 0;
 }

@@ -59,5 +59,7 @@ config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME"):
     if k in os.environ:
         config.environment[k] = os.environ[k]
+# LLVM's test tools (FileCheck, not, count) come from llvm-14-tools.
 path = os.environ.get("PATH", "")
-config.environment["PATH"] = os.pathsep.join([bindir, path])
+llvm_tools = os.path.dirname(config.filecheck) if config.filecheck else "/usr/lib/llvm-14/bin"
+config.environment["PATH"] = os.pathsep.join([bindir, path, llvm_tools])
