@@ -14,3 +14,7 @@ EXTRA_DIST += testsuite
 regen-corpus:
 	bash $(srcdir)/testsuite/kernels/regen.sh $(abs_top_srcdir)
 .PHONY: regen-corpus
+
+## lit leaves its scratch files in Output/ directories of the build tree.
+clean-local:
+	-rm -rf testsuite/Output testsuite/*/Output testsuite/*/*/Output
