@@ -76,9 +76,17 @@ bool op_group(ParseCtx *c, Operand *o, int kind, uint32_t start, const PtxLoc *l
 void build_syntax_error(ParseCtx *c, const PtxLoc *loc, const char *got, const char *const *expected, int nexp);
 bool build_error(ParseCtx *c, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Shared with ir/ (builder) and codegen/: interpret a token run as a declaration. */
+/* Statement plumbing shared by the build files (build.c). */
+Stmt *build_new_stmt(ParseCtx *c, int kind, const PtxLoc *loc);
+bool build_add_stmt(ParseCtx *c, Stmt *s);
+Token *build_take_tokens(ParseCtx *c, uint32_t start, uint32_t *n);
+
+/* Token runs (decl.c). */
 Decl *decl_from_tokens(Arena *a, const Token *tok, uint32_t n);
-/* Parse a ".maxntid 1, 2, 3" performance directive token. */
-PerfDirective perf_from_text(Str text);
+PerfDirective perf_from_text(Str text);            /* ".maxntid 1, 2, 3" */
+bool decl_tokens_are_function(const Token *t, uint32_t n);
+/* tok[*i] == '(' ... ')' split at top-level commas; NULL when ')' is missing */
+Decl **decl_param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint32_t *count);
+bool tok_is_punct(const Token *t, char ch);
 
 #endif
