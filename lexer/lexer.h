@@ -9,8 +9,8 @@
  *   - line-shaped directives without a ';' (.version .target .address_size
  *     .file .loc, performance directives) and .section blocks are returned
  *     whole, as one token;
- *   - an unknown directive at the start of a line is returned whole as a
- *     verbatim token (to ';' or the end of the line), never an error.
+ *   - an unknown directive at the start of a statement is returned whole
+ *     as a verbatim token (to ';' or the end of the line), never an error.
  */
 #ifndef PTXOPT_LEXER_H
 #define PTXOPT_LEXER_H
