@@ -2,6 +2,7 @@
 #include "codegen/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,18 @@ bool outfile_open(OutFile *f, const char *path)
     f->tmp = NULL;
     f->fd = STDOUT_FILENO;
     if (strcmp(path, "-") == 0) return true;
+    /* Not a regular file (/dev/null, a FIFO, a terminal): write to it
+     * directly; renaming a temporary over it would replace the device. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        f->fd = open(path, O_WRONLY | O_TRUNC);
+        if (f->fd < 0) {
+            fprintf(stderr, "ptxopt: cannot write %s: %s\n", path, strerror(errno));
+            return false;
+        }
+        f->direct = true;
+        return true;
+    }
     size_t n = strlen(path) + 32;
     f->tmp = malloc(n);
     if (!f->tmp) return false;
@@ -28,13 +41,20 @@ bool outfile_open(OutFile *f, const char *path)
     /* the permissions an ordinary new file (or the replaced one) has */
     mode_t um = umask(0);
     umask(um);
-    struct stat st;
     if (fchmod(f->fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~um)) != 0) { /* best effort */ }
     return true;
 }
 
 bool outfile_commit(OutFile *f)
 {
+    if (f->direct) {
+        f->direct = false;
+        if (close(f->fd) != 0) {
+            fprintf(stderr, "ptxopt: cannot write %s: %s\n", f->path, strerror(errno));
+            return false;
+        }
+        return true;
+    }
     if (!f->tmp) return true;
     bool ok = close(f->fd) == 0;
     int err = errno;
@@ -50,6 +70,11 @@ bool outfile_commit(OutFile *f)
 
 void outfile_abort(OutFile *f)
 {
+    if (f->direct) {
+        f->direct = false;
+        close(f->fd);
+        return;
+    }
     if (!f->tmp) return;
     close(f->fd);
     unlink(f->tmp);

@@ -88,7 +88,10 @@ static bool linedir_well_formed(int kind, Str t)
     return !in_str;
 }
 
-bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
+/* Checks a whole-line directive and, at module level, records what it
+ * says in the module (version, target, address size).  The same checks
+ * apply inside a body so that what parses also prints back parseably. */
+static bool linedir(ParseCtx *c, Str text, const PtxLoc *loc, bool top)
 {
     Stmt *s = linedir_stmt(c, text, loc);
     Module *m = c->m;
@@ -101,9 +104,20 @@ bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
         while (pos < text.len && (text.p[pos] == ' ' || text.p[pos] == '\t')) pos++;
         if (major < 0 || minor < 0 || pos != text.len)
             return build_error(c, loc->first_line, loc->first_column, "malformed .version directive (expected .version MAJOR.MINOR)");
-        m->version_major = major;
-        m->version_minor = minor;
-    } else if (s->dirkind == DIR_TARGET) {
+        if (top) {
+            m->version_major = major;
+            m->version_minor = minor;
+        }
+    } else if (s->dirkind == DIR_ADDRESS_SIZE) {
+        size_t pos = sizeof ".address_size" - 1;
+        int v = parse_uint(text, &pos);
+        while (pos < text.len && (text.p[pos] == ' ' || text.p[pos] == '\t')) pos++;
+        if ((v != 32 && v != 64) || pos != text.len)
+            return build_error(c, loc->first_line, loc->first_column, "malformed .address_size directive (expected 32 or 64)");
+        if (top) m->address_size = v;
+    } else if (!linedir_well_formed(s->dirkind, text)) {
+        return build_error(c, loc->first_line, loc->first_column, "malformed %.*s directive", STR_FMT(directive_name(text)));
+    } else if (s->dirkind == DIR_TARGET && top) {
         size_t pos = sizeof ".target" - 1;
         while (pos < text.len && (text.p[pos] == ' ' || text.p[pos] == '\t')) pos++;
         size_t tl = text.len - pos;
@@ -118,27 +132,12 @@ bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
         if (sm) {
             while (sm < text.p + text.len && *sm >= '0' && *sm <= '9' && m->target_sm < 100000) m->target_sm = m->target_sm * 10 + (*sm++ - '0');
         }
-    } else if (s->dirkind == DIR_ADDRESS_SIZE) {
-        size_t pos = sizeof ".address_size" - 1;
-        int v = parse_uint(text, &pos);
-        while (pos < text.len && (text.p[pos] == ' ' || text.p[pos] == '\t')) pos++;
-        if ((v != 32 && v != 64) || pos != text.len)
-            return build_error(c, loc->first_line, loc->first_column, "malformed .address_size directive (expected 32 or 64)");
-        m->address_size = v;
-    }
-    if (!linedir_well_formed(s->dirkind, text)) {
-        return build_error(c, loc->first_line, loc->first_column, "malformed %.*s directive", STR_FMT(directive_name(text)));
     }
     return build_add_stmt(c, s);
 }
 
-bool build_body_linedir(ParseCtx *c, Str text, const PtxLoc *loc)
-{
-    Stmt *s = linedir_stmt(c, text, loc);
-    if (!linedir_well_formed(s->dirkind, strip_block_comments(&c->m->arena, text)))
-        return build_error(c, loc->first_line, loc->first_column, "malformed %.*s directive", STR_FMT(directive_name(text)));
-    return build_add_stmt(c, s);
-}
+bool build_top_linedir(ParseCtx *c, Str text, const PtxLoc *loc) { return linedir(c, text, loc, true); }
+bool build_body_linedir(ParseCtx *c, Str text, const PtxLoc *loc) { return linedir(c, text, loc, false); }
 
 bool build_directive(ParseCtx *c, Str kw, uint32_t tokstart, const PtxLoc *loc)
 {
