@@ -14,6 +14,7 @@ bool outfile_open(OutFile *f, const char *path)
     f->path = path;
     f->tmp = NULL;
     f->fd = STDOUT_FILENO;
+    f->direct = false;
     if (strcmp(path, "-") == 0) return true;
     /* Not a regular file (/dev/null, a FIFO, a terminal): write to it
      * directly; renaming a temporary over it would replace the device. */

@@ -13,6 +13,7 @@ void options_usage(FILE *out)
 {
     fprintf(out,
 "Usage: ptxopt [OPTION]... FILE... [-o OUT]\n"
+"  or:  ptxopt [OPTION]... --output-dir=DIR|--in-place FILE|DIR...\n"
 "Optimize PTX for NVIDIA GPUs: read PTX, apply warp-level passes, print PTX.\n"
 "With no passes the output is byte-identical to the input.  FILE may be '-'\n"
 "for standard input.\n"
@@ -31,19 +32,30 @@ void options_usage(FILE *out)
 "  -h, --help              display this help and exit\n"
 "  -V, --version           output version information and exit\n"
 "\n"
+"Batch mode (many files in parallel; DIR arguments are searched for *.ptx):\n"
+"      --output-dir=DIR    write each result under DIR, keeping the paths\n"
+"                          relative to the DIR argument it was found in\n"
+"      --in-place          replace each input that changed (atomically)\n"
+"  -j, --jobs=N            process N files at a time (default: one per CPU)\n"
+"      --timeout=SECONDS   give up on a file after SECONDS (default: never)\n"
+"  -q, --quiet             no progress bar or progress lines\n"
+"  with --report, the JSON holds per-file, per-kernel remarks and a summary\n"
+"\n"
 "Passes:\n");
     if (!pass_count()) fprintf(out, "  (none yet)\n");
     for (int i = 0; i < pass_count(); i++)
         fprintf(out, "  %-22s  %s\n", pass_at(i)->name, pass_at(i)->summary);
     fprintf(out,
 "\n"
-"Exit status: 0 success, 1 bad input, 2 usage error, 3 internal error.\n"
+"Exit status: 0 success, 1 bad input, 2 usage error, 3 internal error\n"
+"(in batch mode: the worst over all files; one bad file does not stop the rest).\n"
 "See ptxopt(1) and ptxopt-passes(7).\n");
 }
 
 int options_parse(int argc, char **argv, Options *o)
 {
-    enum { OPT_TARGET = 256, OPT_CANONICAL, OPT_STATS, OPT_REMARKS, OPT_REPORT };
+    enum { OPT_TARGET = 256, OPT_CANONICAL, OPT_STATS, OPT_REMARKS, OPT_REPORT, OPT_OUTPUT_DIR,
+           OPT_IN_PLACE, OPT_TIMEOUT };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "passes", required_argument, NULL, 'p' },
@@ -52,6 +64,11 @@ int options_parse(int argc, char **argv, Options *o)
         { "stats", no_argument, NULL, OPT_STATS },
         { "remarks", no_argument, NULL, OPT_REMARKS },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
+        { "in-place", no_argument, NULL, OPT_IN_PLACE },
+        { "jobs", required_argument, NULL, 'j' },
+        { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -59,7 +76,7 @@ int options_parse(int argc, char **argv, Options *o)
     memset(o, 0, sizeof *o);
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:p:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:p:j:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': o->output = optarg; break;
         case 'p': o->passes = optarg; break;
@@ -78,6 +95,29 @@ int options_parse(int argc, char **argv, Options *o)
         case OPT_STATS: o->stats = true; break;
         case OPT_REMARKS: o->remarks = true; break;
         case OPT_REPORT: o->report = optarg; break;
+        case OPT_OUTPUT_DIR: o->output_dir = optarg; break;
+        case OPT_IN_PLACE: o->in_place = true; break;
+        case 'q': o->quiet = true; break;
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || end == optarg || n < 1 || n > 1024) {
+                fprintf(stderr, "ptxopt: invalid --jobs '%s' (expected a number from 1 to 1024)\n", optarg);
+                return EXIT_USAGE;
+            }
+            o->jobs = (int)n;
+            break;
+        }
+        case OPT_TIMEOUT: {
+            char *end;
+            double t = strtod(optarg, &end);
+            if (*end || end == optarg || !(t >= 0) || t > 1e6) {
+                fprintf(stderr, "ptxopt: invalid --timeout '%s' (expected seconds, e.g. 30 or 0.5)\n", optarg);
+                return EXIT_USAGE;
+            }
+            o->timeout = t;
+            break;
+        }
         case 'h': options_usage(stdout); return EXIT_OK;
         case 'V':
             printf("ptxopt %s\n", PACKAGE_VERSION);
@@ -96,6 +136,19 @@ int options_parse(int argc, char **argv, Options *o)
     o->inputs = argv + optind;
     if (o->ninputs == 0) {
         fprintf(stderr, "ptxopt: no input files\nTry 'ptxopt --help' for more information.\n");
+        return EXIT_USAGE;
+    }
+    o->batch = o->output_dir || o->in_place;
+    if (o->output_dir && o->in_place) {
+        fprintf(stderr, "ptxopt: --output-dir and --in-place exclude each other\n");
+        return EXIT_USAGE;
+    }
+    if (o->batch && o->output) {
+        fprintf(stderr, "ptxopt: -o cannot be combined with %s\n", o->in_place ? "--in-place" : "--output-dir");
+        return EXIT_USAGE;
+    }
+    if (!o->batch && (o->jobs || o->timeout > 0)) {
+        fprintf(stderr, "ptxopt: %s needs batch mode (--output-dir or --in-place)\n", o->jobs ? "--jobs" : "--timeout");
         return EXIT_USAGE;
     }
     if (o->ninputs > 1 && o->output && strcmp(o->output, "-") != 0) {

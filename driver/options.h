@@ -14,6 +14,13 @@ typedef struct Options {
     bool stats;
     bool remarks;           /* --remarks: print pass remarks to stderr */
     const char *report;     /* --report=FILE.json */
+    /* batch mode: --output-dir or --in-place */
+    bool batch;
+    const char *output_dir; /* --output-dir=DIR */
+    bool in_place;          /* --in-place */
+    int jobs;               /* -j, --jobs=N (0: one per CPU) */
+    bool quiet;             /* -q, --quiet: no progress */
+    double timeout;         /* --timeout=SECONDS per file (0: none) */
     int ninputs;
     char **inputs;
 } Options;

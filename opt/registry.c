@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "opt/pass.h"
+#include "opt/regtune.h"
 
 static const PassInfo *const passes[] = {
+    &pass_regtune,
     NULL /* placeholder: keeps the array non-empty */
 };
 

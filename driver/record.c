@@ -1,0 +1,143 @@
+/* record.c — see record.h. */
+#include "driver/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/fatal.h"
+
+static const char *kind_name(RemarkKind k)
+{
+    return k == REMARK_APPLIED ? "applied" : k == REMARK_MISSED ? "missed" : "analysis";
+}
+
+static void remark_json(FILE *out, const Remark *x)
+{
+    fputs("{\"pass\":", out);
+    json_string(out, x->pass);
+    fprintf(out, ",\"line\":%d,\"kind\":\"%s\",\"message\":", x->line, kind_name(x->kind));
+    json_string(out, x->message);
+    fputc('}', out);
+}
+
+static bool is_kernel(const OptimizeResult *r, const char *name)
+{
+    for (int i = 0; i < r->nkernels; i++)
+        if (strcmp(r->kernels[i].name, name) == 0) return true;
+    return false;
+}
+
+void record_kernels_json(FILE *out, const OptimizeResult *r)
+{
+    fputc('[', out);
+    for (int i = 0; i < r->nkernels; i++) {
+        const KernelInfo *k = &r->kernels[i];
+        fprintf(out, "%s{\"name\":", i ? "," : "");
+        json_string(out, k->name);
+        fprintf(out, ",\"entry\":%s,\"remarks\":[", k->entry ? "true" : "false");
+        int n = 0;
+        for (int j = 0; j < r->remarks.n; j++) {
+            if (strcmp(r->remarks.v[j].function, k->name) != 0) continue;
+            if (n++) fputc(',', out);
+            remark_json(out, &r->remarks.v[j]);
+        }
+        fputs("]}", out);
+    }
+    /* remarks about the module, or about a function that has no body */
+    bool any = r->nkernels > 0;
+    for (int j = 0; j < r->remarks.n; j++) {
+        const Remark *x = &r->remarks.v[j];
+        if (is_kernel(r, x->function)) continue;
+        fprintf(out, "%s{\"name\":", any ? "," : "");
+        any = true;
+        json_string(out, x->function);
+        fputs(",\"entry\":null,\"remarks\":[", out);
+        remark_json(out, x);
+        fputs("]}", out);
+    }
+    fputc(']', out);
+}
+
+static void put_line(FILE *out, const char *key, const char *text)
+{
+    fprintf(out, "%s ", key);
+    for (const char *p = text; *p; p++) fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+    fputc('\n', out);
+}
+
+void record_write(FILE *out, const OptimizeResult *r, bool written)
+{
+    fprintf(out, "status %d\n", r->status);
+    if (r->status) put_line(out, "error", r->error);
+    fprintf(out, "changed %d\nwritten %d\nbytes %zu\nms %.3f %.3f %.3f\n", r->changed, written, r->bytes,
+            r->ms_parse, r->ms_passes, r->ms_print);
+    for (int i = 0; i < r->npasses; i++) {
+        const PassTally *t = &r->tally[i];
+        fprintf(out, "pass %s %d %d %d %d %d\n", t->pass, t->ran, t->failed, t->kernels_seen, t->kernels_changed,
+                t->sites);
+    }
+    fprintf(out, "nkernels %d\nkernels ", r->nkernels);
+    record_kernels_json(out, r);
+    fputs("\nend\n", out);
+}
+
+void record_write_error(FILE *out, int status, const char *error)
+{
+    fprintf(out, "status %d\n", status);
+    put_line(out, "error", error);
+    fputs("end\n", out);
+}
+
+static char *dup_range(const char *p, size_t n)
+{
+    char *s = strndup(p, n);
+    if (!s) fatal_oom();
+    return s;
+}
+
+void record_parse(const char *text, size_t len, FileRecord *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->status = 3;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) break;   /* an unfinished line: the worker died writing it */
+        char *line = dup_range(p, (size_t)(nl - p));
+        p = nl + 1;
+        char *val = strchr(line, ' ');
+        if (val) *val++ = 0;
+        else val = line + strlen(line);
+        if (strcmp(line, "status") == 0) rec->status = atoi(val);
+        else if (strcmp(line, "error") == 0) { free(rec->error); rec->error = dup_range(val, strlen(val)); }
+        else if (strcmp(line, "changed") == 0) rec->changed = atoi(val) != 0;
+        else if (strcmp(line, "written") == 0) rec->written = atoi(val) != 0;
+        else if (strcmp(line, "bytes") == 0) rec->bytes = (size_t)strtoull(val, NULL, 10);
+        else if (strcmp(line, "ms") == 0) sscanf(val, "%lf %lf %lf", &rec->ms_parse, &rec->ms_passes, &rec->ms_print);
+        else if (strcmp(line, "nkernels") == 0) rec->nkernels = atoi(val);
+        else if (strcmp(line, "kernels") == 0) { free(rec->kernels_json); rec->kernels_json = dup_range(val, strlen(val)); }
+        else if (strcmp(line, "pass") == 0) {
+            char name[256];
+            int ran, failed, seen, changed, sites;
+            if (sscanf(val, "%255s %d %d %d %d %d", name, &ran, &failed, &seen, &changed, &sites) == 6) {
+                PassTally *nt = realloc(rec->tally, sizeof *nt * (size_t)(rec->npasses + 1));
+                if (!nt) fatal_oom();
+                rec->tally = nt;
+                rec->tally[rec->npasses++] = (PassTally){ .pass = dup_range(name, strlen(name)), .ran = ran,
+                    .failed = failed, .kernels_seen = seen, .kernels_changed = changed, .sites = sites };
+            }
+        }
+        else if (strcmp(line, "end") == 0) rec->complete = true;
+        free(line);
+    }
+    if (!rec->complete) rec->status = 3;
+}
+
+void record_free(FileRecord *rec)
+{
+    for (int i = 0; i < rec->npasses; i++) free((char *)rec->tally[i].pass);
+    free(rec->tally);
+    free(rec->error);
+    free(rec->kernels_json);
+    memset(rec, 0, sizeof *rec);
+}

@@ -1,0 +1,62 @@
+/* tune_driver.h — the parts of ptxopt-tune's run that its files share
+ * (the data model is tune.h):
+ *   tune_options.c   the command line: Config, --help, the ptxas to use
+ *   tune_build.c     building a variant with ptxopt and ptxas, and the
+ *                    probes that find each kernel's register range
+ *   ptxopt-tune.c    the run: kernels, variants, ranking, measuring, output */
+#ifndef PTXOPT_TUNE_DRIVER_H
+#define PTXOPT_TUNE_DRIVER_H
+
+#include <stdbool.h>
+
+#include "driver/tune.h"
+
+enum { ST_OK = 0, ST_BAD_INPUT = 1, ST_USAGE = 2, ST_INTERNAL = 3 };
+
+#define MAX_KERNEL_ARGS 64
+#define MAX_PTXAS_OPTS 32
+
+typedef struct Config {
+    const char *input, *output, *report, *arch_opt, *measure, *workdir, *ptxas;
+    const char *kernels[MAX_KERNEL_ARGS];
+    int nkernels;
+    long block, grid, maxrregcount, repeat, max_variants;
+    long long dynamic_smem;
+    double timeout, min_gain;
+    bool dry_run, keep, quiet, no_regs;
+    int ndims;
+    TuneDim dims[TUNE_MAX_DIMS];
+    char *ptxas_opts[MAX_PTXAS_OPTS];
+    int nptxas_opts;
+} Config;
+
+/* Everything a run needs besides the configuration. */
+typedef struct Tuner {
+    Config *cfg;
+    const Arch *arch;
+    const char *arch_name;       /* as ptxas gets it: sm_90a stays sm_90a */
+    int arch_sm;
+    bool retarget;               /* --arch differs from the file: rewrite .target */
+    char *workdir;
+    bool temp_workdir;
+    TuneRun run;
+    int cap_variants;
+} Tuner;
+
+/* tune_options.c */
+void tune_parse_args(int argc, char **argv, Config *c);   /* exits on --help, --version, usage errors */
+char *tune_find_ptxas(const Config *c);                   /* malloc'ed, or NULL */
+void tune_config_free(Config *c);                         /* the --dim dimensions */
+
+/* tune_build.c */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tune_progress(const Tuner *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char *kernel, char **missed, char **missed_fn);
+PtxasRun tune_ptxas(Tuner *t, const char *ptx, const char *cubin, const char *log);
+/* The register-effective range of every kernel not yet skipped: fills lo
+ * (each kernel at its floor) and hi (at the most registers its block can
+ * launch with); kernels the pass refuses get k->skip.  false (with *why)
+ * when ptxas cannot assemble a probe. */
+bool tune_probe_range(Tuner *t, PtxasRun *lo, PtxasRun *hi, char **why);
+
+#endif
