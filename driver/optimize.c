@@ -17,29 +17,6 @@ double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* --target: replace the sm_XX entry of the .target list, keep the others. */
-static void apply_target(Module *m, int sm, const char *name)
-{
-    m->target_sm = sm;
-    for (Stmt *s = m->first; s; s = s->next) {
-        if (s->kind != STMT_DIRECTIVE || s->dirkind != DIR_TARGET) continue;
-        Str t = m->target;
-        const char *p = t.p, *end = t.p + t.len;
-        const char *sm_at = NULL;
-        for (const char *q = p; q + 3 <= end; q++) if (memcmp(q, "sm_", 3) == 0) { sm_at = q; break; }
-        char *text;
-        if (sm_at) {
-            const char *sm_end = sm_at;
-            while (sm_end < end && *sm_end != ',' && *sm_end != ' ' && *sm_end != '\t') sm_end++;
-            text = arena_printf(&m->arena, ".target %.*s%s%.*s", (int)(sm_at - p), p, name, (int)(end - sm_end), sm_end);
-        } else {
-            text = arena_printf(&m->arena, ".target %s", name);
-        }
-        s->u.dir.tok[0].text = str_c(text);
-        s->dirty = true;
-    }
-}
-
 /* The first line of a diagnostic text, without the newline. */
 static void first_line(char *dst, size_t n, const char *text)
 {
@@ -139,7 +116,7 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
     if (fault == FAULT_CRASH) crash_now();
     if (fault == FAULT_TIMEOUT) for (;;) pause();
 
-    if (cfg->target) apply_target(m, cfg->target_sm, cfg->target);
+    if (cfg->target) ir_set_target(m, cfg->target, cfg->target_sm);
     collect_kernels(m, r);
     const Pipeline *pl = cfg->pipeline;
     r->npasses = pl ? pl->n : 0;

@@ -181,3 +181,25 @@ void ir_set_version(Module *m, int major, int minor)
             return;
         }
 }
+
+void ir_set_target(Module *m, const char *name, int sm)
+{
+    m->target_sm = sm;
+    for (Stmt *s = m->first; s; s = s->next) {
+        if (s->kind != STMT_DIRECTIVE || s->dirkind != DIR_TARGET) continue;
+        Str t = m->target;
+        const char *p = t.p, *end = t.p + t.len, *sm_at = NULL;
+        for (const char *q = p; q + 3 <= end; q++)
+            if (memcmp(q, "sm_", 3) == 0) { sm_at = q; break; }
+        char *text;
+        if (sm_at) {
+            const char *sm_end = sm_at;
+            while (sm_end < end && *sm_end != ',' && *sm_end != ' ' && *sm_end != '\t') sm_end++;
+            text = arena_printf(&m->arena, ".target %.*s%s%.*s", (int)(sm_at - p), p, name, (int)(end - sm_end), sm_end);
+        } else {
+            text = arena_printf(&m->arena, ".target %s", name);
+        }
+        s->u.dir.tok[0].text = str_c(text);
+        s->dirty = true;
+    }
+}

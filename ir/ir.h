@@ -317,5 +317,8 @@ void ir_renumber_blocks(Function *fn);
 
 /* Module directive edits. */
 void ir_set_version(Module *m, int major, int minor);
+/* Replace the sm_XX entry of every .target directive among m's top-level
+ * statements (keeping the other entries) and set m->target_sm. */
+void ir_set_target(Module *m, const char *sm_name, int sm);
 
 #endif

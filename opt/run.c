@@ -14,26 +14,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* --target=sm_XX: replace the sm entry of the .target list, keep the others. */
-static void apply_target(Module *m, Stmt *s, const char *name, int sm)
-{
-    m->target_sm = sm;
-    Str t = m->target;
-    const char *p = t.p, *end = t.p + t.len, *sm_at = NULL;
-    for (const char *q = p; q + 3 <= end; q++)
-        if (memcmp(q, "sm_", 3) == 0) { sm_at = q; break; }
-    char *text;
-    if (sm_at) {
-        const char *sm_end = sm_at;
-        while (sm_end < end && *sm_end != ',' && *sm_end != ' ' && *sm_end != '\t') sm_end++;
-        text = arena_printf(&m->arena, ".target %.*s%s%.*s", (int)(sm_at - p), p, name, (int)(end - sm_end), sm_end);
-    } else {
-        text = arena_printf(&m->arena, ".target %s", name);
-    }
-    s->u.dir.tok[0].text = str_c(text);
-    s->dirty = true;
-}
-
 static void count(RunStats *st, const Function *fn)
 {
     st->functions++;
@@ -53,7 +33,7 @@ static bool optimize_and_print(Stream *sm, Module *m, Stmt *item)
 {
     const RunOptions *opt = sm->opt;
     if (item->kind == STMT_DIRECTIVE && item->dirkind == DIR_TARGET && opt->target)
-        apply_target(m, item, opt->target, opt->target_sm);
+        ir_set_target(m, opt->target, opt->target_sm);
     if (item->kind == STMT_FUNC) {
         count(sm->st, item->u.fn);
         if (opt->pipeline && opt->pipeline->n) {
@@ -94,11 +74,9 @@ int run_file(const char *in, OutBuf *out, const RunOptions *opt, RunStats *st)
         m = parse_module(name, buf, len, stderr);
         double t1 = now_ms();
         if (m) {
-            for (Stmt *s = m->first; s; s = s->next) {
-                if (s->kind == STMT_DIRECTIVE && s->dirkind == DIR_TARGET && opt->target)
-                    apply_target(m, s, opt->target, opt->target_sm);
+            if (opt->target) ir_set_target(m, opt->target, opt->target_sm);
+            for (Stmt *s = m->first; s; s = s->next)
                 if (s->kind == STMT_FUNC) count(st, s->u.fn);
-            }
             if (opt->pipeline && opt->pipeline->n) {
                 PassContext ctx = { .target_sm = m->target_sm, .remarks = opt->remarks };
                 if (pipeline_run(opt->pipeline, m, &ctx) != 0) sm.rc = RUN_PASS_FAILED;
