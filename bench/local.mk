@@ -1,5 +1,5 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
-EXTRA_DIST += bench
+EXTRA_DIST += bench/mkbig.py bench/throughput.sh
 BENCH_TARGETS = bench-throughput
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)

@@ -7,7 +7,7 @@ set -euo pipefail
 src=$1 ptxopt=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-largest=$(ls -S "$src"/testsuite/corpus/*/*.ptx | head -1)
+largest=$(ls -S "$src"/testsuite/corpus/*/*.ptx | sed -n 1p)
 python3 "$src/bench/mkbig.py" "$tmp/big.ptx" 50 "$src/testsuite/corpus/nvcc"
 run() {  # best of N runs: wall time of parse+print (whole process) and peak RSS
     local f=$1 n=$2 best=999999 rss=0
