@@ -29,6 +29,16 @@ void options_usage(FILE *out)
 "                          to standard error\n"
 "      --remarks           print what each pass did and why not (to stderr)\n"
 "      --report=FILE       write the remarks as JSON to FILE\n"
+"\n"
+"Analyses (for people debugging a pass; after the passes, instead of PTX):\n"
+"      --dump=WHAT         print an analysis: cfg, dom, postdom, loops, ssa,\n"
+"                          liveness, uniform or terms\n"
+"      --kernel=NAME       only this function's dump\n"
+"      --dump-format=FMT   text (the default) or dot (Graphviz)\n"
+"      --verify-ir         mirror each function's CFG and SSA overlay into LLVM\n"
+"                          and run LLVM's verifier; a disagreement is an\n"
+"                          internal error (exit status 3)\n"
+"\n"
 "  -h, --help              display this help and exit\n"
 "  -V, --version           output version information and exit\n"
 "\n"
@@ -55,7 +65,7 @@ void options_usage(FILE *out)
 int options_parse(int argc, char **argv, Options *o)
 {
     enum { OPT_TARGET = 256, OPT_CANONICAL, OPT_STATS, OPT_REMARKS, OPT_REPORT, OPT_OUTPUT_DIR,
-           OPT_IN_PLACE, OPT_TIMEOUT };
+           OPT_IN_PLACE, OPT_TIMEOUT, OPT_DUMP, OPT_KERNEL, OPT_DUMP_FORMAT, OPT_VERIFY_IR };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "passes", required_argument, NULL, 'p' },
@@ -68,6 +78,10 @@ int options_parse(int argc, char **argv, Options *o)
         { "in-place", no_argument, NULL, OPT_IN_PLACE },
         { "jobs", required_argument, NULL, 'j' },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "dump", required_argument, NULL, OPT_DUMP },
+        { "kernel", required_argument, NULL, OPT_KERNEL },
+        { "dump-format", required_argument, NULL, OPT_DUMP_FORMAT },
+        { "verify-ir", no_argument, NULL, OPT_VERIFY_IR },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -97,6 +111,16 @@ int options_parse(int argc, char **argv, Options *o)
         case OPT_REPORT: o->report = optarg; break;
         case OPT_OUTPUT_DIR: o->output_dir = optarg; break;
         case OPT_IN_PLACE: o->in_place = true; break;
+        case OPT_DUMP: o->dump = optarg; break;
+        case OPT_KERNEL: o->kernel = optarg; break;
+        case OPT_DUMP_FORMAT:
+            if (strcmp(optarg, "text") != 0 && strcmp(optarg, "dot") != 0) {
+                fprintf(stderr, "ptxopt: invalid --dump-format '%s' (expected text or dot)\n", optarg);
+                return EXIT_USAGE;
+            }
+            o->dump_format = optarg;
+            break;
+        case OPT_VERIFY_IR: o->verify_ir = true; break;
         case 'q': o->quiet = true; break;
         case 'j': {
             char *end;
@@ -149,6 +173,14 @@ int options_parse(int argc, char **argv, Options *o)
     }
     if (!o->batch && (o->jobs || o->timeout > 0)) {
         fprintf(stderr, "ptxopt: %s needs batch mode (--output-dir or --in-place)\n", o->jobs ? "--jobs" : "--timeout");
+        return EXIT_USAGE;
+    }
+    if (o->batch && (o->dump || o->verify_ir)) {
+        fprintf(stderr, "ptxopt: %s cannot be combined with batch mode\n", o->dump ? "--dump" : "--verify-ir");
+        return EXIT_USAGE;
+    }
+    if ((o->kernel || o->dump_format) && !o->dump) {
+        fprintf(stderr, "ptxopt: %s needs --dump\n", o->kernel ? "--kernel" : "--dump-format");
         return EXIT_USAGE;
     }
     if (o->ninputs > 1 && o->output && strcmp(o->output, "-") != 0) {

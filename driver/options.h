@@ -15,6 +15,10 @@ typedef struct Options {
     bool remarks;           /* --remarks: print pass remarks to stderr */
     const char *report;     /* --report=FILE.json */
     /* batch mode: --output-dir or --in-place */
+    const char *dump;       /* --dump=cfg|dom|... (analysis dumps instead of PTX) */
+    const char *kernel;     /* --kernel=NAME: restrict dumps */
+    const char *dump_format;/* --dump-format=text|dot */
+    bool verify_ir;         /* --verify-ir: LLVM-C cross-check of CFG and SSA */
     bool batch;
     const char *output_dir; /* --output-dir=DIR */
     bool in_place;          /* --in-place */

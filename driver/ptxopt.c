@@ -12,6 +12,8 @@
 #include "driver/options.h"
 #include "opt/pass.h"
 #include "opt/run.h"
+#include "ir/analysis.h"
+#include "parser/parse.h"
 
 static void print_stats(const char *file, const RunStats *st)
 {
@@ -53,6 +55,36 @@ static int process(const Options *o, const Pipeline *pl, const char *in, const c
     return rc == RUN_PASS_FAILED ? EXIT_INTERNAL : rc;
 }
 
+/* --dump / --verify-ir: the whole module after the passes, analysed. */
+static int analyze(const Options *o, const Pipeline *pl, const char *in, Remarks *rem)
+{
+    Module *m = parse_file(in, stderr);
+    if (!m) return EXIT_BAD_INPUT;
+    if (o->target) ir_set_target(m, o->target, o->target_sm);
+    PassContext ctx = { .target_sm = m->target_sm, .remarks = rem };
+    int rc = EXIT_OK;
+    if (pipeline_run(pl, m, &ctx) != 0) {
+        fprintf(stderr, "ptxopt: %s: a pass failed\n", in);
+        rc = EXIT_INTERNAL;
+    }
+    if (rc == EXIT_OK && o->verify_ir) {
+        int bad = analysis_verify_llvm(m, stderr);
+        if (bad < 0) {
+            fprintf(stderr, "ptxopt: --verify-ir needs LLVM (this ptxopt was configured --without-llvm)\n");
+            rc = EXIT_USAGE;
+        } else if (bad > 0) {
+            fprintf(stderr, "ptxopt: internal error: %s: %d disagreement(s) with LLVM's verifier\n", in, bad);
+            rc = EXIT_INTERNAL;
+        }
+    }
+    if (rc == EXIT_OK && o->dump) {
+        int r = analysis_dump(m, o->dump, o->kernel, o->dump_format ? o->dump_format : "text", stdout);
+        if (r) rc = r;
+    }
+    ir_module_free(m);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     Options o;
@@ -73,7 +105,8 @@ int main(int argc, char **argv)
     remarks_init(&rem);
     int worst = EXIT_OK;
     for (int i = 0; i < o.ninputs; i++) {
-        int r = process(&o, &pl, o.inputs[i], o.output ? o.output : "-", &rem);
+        int r = (o.dump || o.verify_ir) ? analyze(&o, &pl, o.inputs[i], &rem)
+                                         : process(&o, &pl, o.inputs[i], o.output ? o.output : "-", &rem);
         if (r > worst) worst = r;
     }
     if (o.report) {
