@@ -17,4 +17,10 @@ regen-corpus:
 
 ## lit leaves its scratch files in Output/ directories of the build tree.
 clean-local:
-	-rm -rf testsuite/Output testsuite/*/Output testsuite/*/*/Output
+	-rm -rf testsuite/Output testsuite/*/Output testsuite/*/*/Output testsuite/.lit_test_times.txt
+
+## testsuite/ is distributed whole; not what a test run left in it.
+dist-hook:
+	-rm -rf $(distdir)/testsuite/Output $(distdir)/testsuite/*/Output $(distdir)/testsuite/*/*/Output \
+	    $(distdir)/testsuite/.lit_test_times.txt $(distdir)/testsuite/lit.site.cfg.py
+	-find $(distdir)/testsuite -name __pycache__ -type d -prune -exec rm -rf {} +
