@@ -1,1 +1,20 @@
-## emu/local.mk — sources of emu/ (included by Makefile.am)
+## emu/local.mk — the functional SIMT emulator and ptxopt-emu (included by Makefile.am)
+libptxopt_a_SOURCES += \
+	emu/emu.h emu/internal.h emu/fp.h emu/fp.c emu/types.c emu/layout.c \
+	emu/decode.c emu/postdom.c emu/memory.c emu/report.c emu/calls.c \
+	emu/exec_int.c emu/exec_float.c emu/exec_cmp.c emu/exec_mov.c emu/exec_cvt.c \
+	emu/exec_mem.c emu/collective.c emu/sched.c emu/machine.c emu/args.c \
+	emu/dump.c emu/compare.c
+
+bin_PROGRAMS += ptxopt-emu
+ptxopt_emu_SOURCES = driver/ptxopt-emu.c
+ptxopt_emu_LDADD = $(PTXOPT_LIBS)
+
+check_PROGRAMS += testsuite/unit/test_emu testsuite/unit/test_emu_fp
+testsuite_unit_test_emu_SOURCES = testsuite/unit/test_emu.c
+testsuite_unit_test_emu_LDADD = $(PTXOPT_LIBS)
+testsuite_unit_test_emu_fp_SOURCES = testsuite/unit/test_emu_fp.c
+testsuite_unit_test_emu_fp_LDADD = $(PTXOPT_LIBS)
+
+dist_man_MANS += man/ptxopt-emu.1
+EXTRA_DIST += bench/emu/emu-speed.sh bench/emu/alu_loop.ptx

@@ -1,0 +1,173 @@
+/* emu.h — the public face of ptxopt's functional SIMT emulator.
+ *
+ * The emulator runs one kernel of a parsed Module on the CPU, thread by
+ * thread but a warp group at a time, with a chosen scheduling policy:
+ *
+ *   its     independent thread scheduling, randomised by a seed (the
+ *           semantic oracle: a correct kernel gives the same result for
+ *           every seed);
+ *   hanoi   deterministic reconvergence at immediate post-dominators with
+ *           virtual yields at loop headers (realistic SIMD efficiency);
+ *   strict  pre-Volta SIMT stack: no yield, lock-step, collectives must be
+ *           converged (diagnostic only).
+ *
+ * Every run either completes, or stops with one precise report (out of
+ * bounds, misaligned, poison, collective misuse, .uni disagreement,
+ * deadlock, livelock, barrier misuse, unsupported instruction).
+ *
+ * Typical use:
+ *   EmuProgram *p = emu_program_new(module, stderr);
+ *   EmuLaunch L;  emu_launch_init(&L);  ... fill kernel/grid/block/args ...
+ *   EmuResult r;  emu_run(p, &L, &r);
+ *   ... r.status, r.bufs[i] ...
+ *   emu_result_free(&r); emu_program_free(p);
+ */
+#ifndef PTXOPT_EMU_H
+#define PTXOPT_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir/ir.h"
+
+typedef struct EmuProgram EmuProgram;
+
+/* Element / scalar types of arguments and buffers. */
+typedef enum EmuType {
+    EMU_T_U8, EMU_T_U16, EMU_T_U32, EMU_T_U64,
+    EMU_T_S8, EMU_T_S16, EMU_T_S32, EMU_T_S64,
+    EMU_T_F16, EMU_T_BF16, EMU_T_F32, EMU_T_F64,
+    EMU_T_COUNT
+} EmuType;
+
+size_t emu_type_size(EmuType t);
+const char *emu_type_name(EmuType t);
+bool emu_type_parse(const char *s, size_t len, EmuType *out);  /* "f32", "i32", "u8", ... */
+bool emu_type_is_float(EmuType t);
+
+typedef enum EmuInit { EMU_INIT_ZEROS, EMU_INIT_RANDOM, EMU_INIT_IOTA, EMU_INIT_FILL, EMU_INIT_FILE } EmuInit;
+
+/* One kernel argument: a scalar, raw bytes (structs), or a global buffer. */
+typedef struct EmuArg {
+    enum { EMU_ARG_SCALAR, EMU_ARG_BYTES, EMU_ARG_BUFFER } kind;
+    EmuType type;          /* scalar type, or buffer element type */
+    uint64_t bits;         /* scalar value */
+    uint8_t *bytes;        /* EMU_ARG_BYTES: the parameter image */
+    size_t nbytes;
+    size_t count;          /* buffer elements */
+    EmuInit init;
+    uint64_t seed;         /* random */
+    double lo, hi;         /* random range [lo, hi) of floating-point buffers; has_range */
+    int64_t ilo;           /* random range of integer buffers: [ilo, ilo + ispan) (ispan 0: all 2^64) */
+    uint64_t ispan;
+    bool has_range;
+    double fill;           /* fill value */
+    char *path;            /* file=PATH */
+    char *spec;            /* the text given, for messages */
+} EmuArg;
+
+/* Parses "i32:1000", "f32:0.5", "buf:f32:N:random[:SEED[:LO:HI]]",
+ * "buf:u8:N:zeros|iota|fill=V|file=PATH", "bytes:HEX",
+ * "struct:f32:1.5,i32:3,..." into *a.  On error writes a message to err. */
+bool emu_arg_parse(const char *text, EmuArg *a, char *err, size_t errlen);
+void emu_arg_free(EmuArg *a);
+
+typedef enum EmuPolicy { EMU_POLICY_ITS, EMU_POLICY_HANOI, EMU_POLICY_STRICT } EmuPolicy;
+const char *emu_policy_name(EmuPolicy p);
+
+typedef struct EmuLaunch {
+    const char *kernel;
+    uint32_t grid[3], block[3];
+    uint32_t shared_dyn;
+    EmuArg *args;
+    int nargs;
+    EmuPolicy policy;
+    uint64_t seed;
+    uint64_t max_steps;    /* thread-instructions before LIVELOCK_SUSPECTED */
+    uint32_t resident;     /* CTAs resident at once (0 = all) */
+    uint32_t watchdog;     /* hanoi/strict: loop-header visits before a stuck reconvergence point is abandoned */
+    uint32_t split_percent;/* its: probability of splitting a same-PC group */
+    bool allow_exited_sync;/* do not report exited lanes named in bar.warp.sync/elect.sync masks */
+    bool cooperative;      /* a cooperative launch: grid-sync workspace in %envreg1/2 (needs resident = 0) */
+    bool trace;            /* write a per-warp instruction trace to trace_out */
+    FILE *trace_out;
+} EmuLaunch;
+
+void emu_launch_init(EmuLaunch *L);
+
+/* A global buffer after a run. */
+typedef struct EmuBuffer {
+    uint8_t *data;
+    uint8_t *shadow;       /* per byte: 0 defined, 1 never written, 2 poisoned value stored */
+    size_t size;
+    EmuType type;
+    size_t count;
+    char *poison_note;     /* where the first poison stored into it came from */
+} EmuBuffer;
+
+/* Dynamic counters (warp-instruction issues per class, memory behaviour). */
+enum { EMU_CLS_ALU, EMU_CLS_FMA, EMU_CLS_SFU, EMU_CLS_MEM, EMU_CLS_SHUFFLE, EMU_CLS_BARRIER,
+       EMU_CLS_BRANCH, EMU_CLS_OTHER, EMU_CLS_COUNT };
+typedef struct EmuCounters {
+    uint64_t issued[EMU_CLS_COUNT];
+    uint64_t issued_total;
+    uint64_t active_lanes;     /* sum over issues of lanes at the instruction */
+    uint64_t thread_insts;     /* sum over issues of lanes executing (guard true) */
+    uint64_t gld_requests, gld_sectors, gst_requests, gst_sectors;
+    uint64_t shared_accesses, shared_wavefronts, bank_conflicts;
+    uint64_t atomics, barriers_completed, collectives_completed;
+    uint64_t reconv_abandoned;
+} EmuCounters;
+const char *emu_class_name(int cls);
+
+typedef enum EmuStatus {
+    EMU_OK = 0,
+    EMU_ERR_SETUP,         /* bad launch/arguments/kernel name */
+    EMU_ERR_UNSUPPORTED,   /* an instruction the emulator does not implement */
+    EMU_ERR_CHECK,         /* a check fired: OOB, poison, UB, deadlock, livelock, trap */
+} EmuStatus;
+
+typedef struct EmuResult {
+    EmuStatus status;
+    char *kind;            /* short code: "OUT_OF_BOUNDS", "DEADLOCK", ... (NULL when OK) */
+    char *message;         /* full report, several lines (NULL when OK) */
+    char *events;          /* notes collected during the run (e.g. abandoned reconvergence), or NULL */
+    int nbufs;
+    EmuBuffer *bufs;       /* one per argument; data == NULL for scalars */
+    EmuCounters counters;
+    double seconds;
+    char *kernel;          /* the kernel that ran */
+} EmuResult;
+
+EmuProgram *emu_program_new(Module *m, FILE *diag);
+void emu_program_free(EmuProgram *p);
+/* Names of the kernels (entries), for messages. */
+int emu_program_nkernels(const EmuProgram *p);
+const char *emu_program_kernel(const EmuProgram *p, int k);
+
+/* Prints every instruction the emulator cannot execute (file:line: text (reason)); returns how many. */
+int emu_program_list_unsupported(const EmuProgram *p, FILE *out);
+
+/* Runs one launch.  Always fills *res (free it with emu_result_free). */
+EmuStatus emu_run(EmuProgram *p, const EmuLaunch *L, EmuResult *res);
+void emu_result_free(EmuResult *res);
+
+/* Writes the counters as one JSON object. */
+void emu_counters_json(FILE *out, const EmuResult *r, const EmuLaunch *L);
+
+/* Buffer dumps: binary (raw bytes), text (one element per line) or JSON. */
+typedef enum EmuDumpFormat { EMU_DUMP_BIN, EMU_DUMP_TEXT, EMU_DUMP_JSON } EmuDumpFormat;
+bool emu_dump_buffer(FILE *out, const EmuBuffer *b, EmuDumpFormat f);
+/* Formats element i of a buffer for people ("1.5", "-3", "0x7fc00000"). */
+void emu_format_element(char *dst, size_t cap, const EmuBuffer *b, size_t i);
+
+/* Differential comparison of two results' buffers.  Returns the number of
+ * differing elements (0: equal) and prints up to max_report of them. */
+typedef struct EmuTolerance { uint64_t ulp; double rel; } EmuTolerance;
+size_t emu_compare_buffers(FILE *out, const EmuResult *a, const EmuResult *b, const EmuArg *args,
+                           const EmuTolerance *tol, const uint8_t *const *ignore, int max_report,
+                           const char *label_a, const char *label_b);
+
+#endif
