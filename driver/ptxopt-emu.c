@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "codegen/outfile.h"
 #include "emu/emu.h"
 #include "parser/parse.h"
 
@@ -235,7 +236,8 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
     return -1;
 }
 
-/* Writes a dump atomically: a temporary file beside the target, then rename. */
+/* Writes a dump atomically (codegen/outfile.h: a temporary file beside the
+ * target, then rename; /dev/null and FIFOs are written directly). */
 static bool write_dump(const char *path, const EmuBuffer *b, EmuDumpFormat f, int arg, int ndumps_stdout)
 {
     if (!path || strcmp(path, "-") == 0) {
@@ -244,18 +246,17 @@ static bool write_dump(const char *path, const EmuBuffer *b, EmuDumpFormat f, in
         fflush(stdout);
         return ok;
     }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) { fprintf(stderr, "ptxopt-emu: cannot write %s: %s\n", path, strerror(errno)); free(tmp); return false; }
-    FILE *out = fdopen(fd, "wb");
+    OutFile of;
+    if (!outfile_open(&of, path)) return false;
+    FILE *out = fdopen(dup(of.fd), "wb");
     bool ok = out && emu_dump_buffer(out, b, f);
     if (out && fclose(out) != 0) ok = false;
-    if (ok && rename(tmp, path) != 0) ok = false;
-    if (!ok) { fprintf(stderr, "ptxopt-emu: cannot write %s: %s\n", path, strerror(errno)); unlink(tmp); }
-    free(tmp);
-    return ok;
+    if (!ok) {
+        fprintf(stderr, "ptxopt-emu: cannot write %s: %s\n", path, strerror(errno));
+        outfile_abort(&of);
+        return false;
+    }
+    return outfile_commit(&of);
 }
 
 static EmuDumpFormat format_for(const Opts *o, const char *file)
