@@ -9,3 +9,5 @@ testsuite_unit_test_opcode_SOURCES = testsuite/unit/test_opcode.c
 testsuite_unit_test_opcode_LDADD = $(PTXOPT_LIBS)
 check_PROGRAMS += testsuite/unit/test_builder
 testsuite_unit_test_builder_LDADD = $(PTXOPT_LIBS)
+check_PROGRAMS += testsuite/unit/test_scopes
+testsuite_unit_test_scopes_LDADD = $(PTXOPT_LIBS)

@@ -211,3 +211,30 @@ Reg *regs_add_fresh(Function *fn, Str name, Str type)
     r->fresh = true;
     return r;
 }
+
+Reg *regs_new_scoped(Function *fn, Str name, Str type, int vec)
+{
+    RegTab *t = tab_of(fn);
+    /* reg_new enters the name in the table; put back what the name meant
+     * before (the outer register, or nothing).  Undoing the latest insertion
+     * of a linear-probing table is safe: no probe chain passes through it. */
+    Reg *prev = t->cap ? *reg_slot(t, name, str_hash(name)) : NULL;
+    Reg *r = reg_new(fn, t, name, type, vec, false);
+    *reg_slot(t, name, str_hash(name)) = prev;
+    t->count--;
+    return r;
+}
+
+bool regs_decl_covers(Str decl, int32_t range, Str name)
+{
+    if (range < 0) return str_eq(decl, name);
+    if (name.len <= decl.len || memcmp(name.p, decl.p, decl.len) != 0) return false;
+    size_t k = decl.len;
+    if (name.len - k > 9 || (name.p[k] == '0' && name.len - k > 1)) return false;
+    uint32_t idx = 0;
+    for (size_t i = k; i < name.len; i++) {
+        if (name.p[i] < '0' || name.p[i] > '9') return false;
+        idx = idx * 10 + (uint32_t)(name.p[i] - '0');
+    }
+    return idx < (uint32_t)range;
+}

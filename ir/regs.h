@@ -19,5 +19,12 @@ RegClass regs_class_of_type(Str type);
 /* Name is declared (or used) already: fresh names must avoid it. */
 bool regs_name_taken(Function *fn, Str name);
 Reg *regs_add_fresh(Function *fn, Str name, Str type);
+/* A register declared in a nested { } scope: its own Reg (dense id), not
+ * entered in the function's name table, so it may share its name with an
+ * outer register it shadows.  The parser resolves names in scopes first. */
+Reg *regs_new_scoped(Function *fn, Str name, Str type, int vec);
+/* Does the declaration `decl` (range < 0: a single name; else decl<range>)
+ * declare `name`? */
+bool regs_decl_covers(Str decl, int32_t range, Str name);
 
 #endif

@@ -204,13 +204,42 @@ bool build_verbatim(ParseCtx *c, const PtxLoc *loc)
 
 static bool declare_regs(ParseCtx *c, Decl *d, const PtxLoc *loc)
 {
+    (void)loc;
     if (!str_eqc(d->space, ".reg")) return true;
     for (uint32_t k = 0; k < d->ndecl; k++) {
-        if (!regs_declare(c->fn, d->decls[k].name, d->type, d->vec, d->decls[k].range))
-            c->fn->opaque = true; /* shadowing in a nested scope with another type */
+        if (c->scope_depth == 0) {
+            if (!regs_declare(c->fn, d->decls[k].name, d->type, d->vec, d->decls[k].range))
+                c->fn->opaque = true; /* declared twice with different types */
+            continue;
+        }
+        if (c->nsdecl == c->csdecl) {
+            c->csdecl = c->csdecl ? c->csdecl * 2 : 8;
+            c->sdecl = realloc(c->sdecl, sizeof *c->sdecl * c->csdecl);
+            if (!c->sdecl) fatal_oom();
+        }
+        c->sdecl[c->nsdecl++] = (struct ScopeDecl){ d->decls[k].name, d->type, d->decls[k].range, d->vec, c->scope_depth };
     }
-    (void)loc;
     return true;
+}
+
+Reg *build_lookup_reg(ParseCtx *c, Str name)
+{
+    /* the innermost scope that declares the name decides */
+    for (uint32_t i = c->nsdecl; i-- > 0;) {
+        const struct ScopeDecl *sd = &c->sdecl[i];
+        if (!regs_decl_covers(sd->name, sd->range, name)) continue;
+        for (uint32_t j = c->nsreg; j-- > 0;)
+            if (c->sreg[j].depth == sd->depth && str_eq(c->sreg[j].reg->name, name)) return c->sreg[j].reg;
+        if (c->nsreg == c->csreg) {
+            c->csreg = c->csreg ? c->csreg * 2 : 8;
+            c->sreg = realloc(c->sreg, sizeof *c->sreg * c->csreg);
+            if (!c->sreg) fatal_oom();
+        }
+        Reg *r = regs_new_scoped(c->fn, name, sd->type, sd->vec);
+        c->sreg[c->nsreg++] = (struct ScopeReg){ r, sd->depth };
+        return r;
+    }
+    return regs_lookup(c->fn, name);
 }
 
 /* Line and column of a location whose line is not known yet (first_line 0):
@@ -367,6 +396,14 @@ bool build_body_decl(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc)
 
 bool build_scope(ParseCtx *c, int kind, const PtxLoc *loc)
 {
+    if (kind == STMT_SCOPE_OPEN) {
+        c->scope_depth++;
+    } else {
+        /* the scope's registers go out of scope */
+        while (c->nsdecl && c->sdecl[c->nsdecl - 1].depth >= c->scope_depth) c->nsdecl--;
+        while (c->nsreg && c->sreg[c->nsreg - 1].depth >= c->scope_depth) c->nsreg--;
+        if (c->scope_depth) c->scope_depth--;
+    }
     return build_add_stmt(c, build_new_stmt(c, kind, loc));
 }
 
@@ -393,7 +430,7 @@ bool instr_head(ParseCtx *c, const Str *guard, bool neg, Str opcode, const PtxLo
         return build_error(c, loc->first_line, loc->first_column, "instruction '%.*s' outside a function body", STR_FMT(opcode));
     if (guard) {
         Str name = *guard;
-        c->cur_guard = regs_lookup(c->fn, name);
+        c->cur_guard = build_lookup_reg(c, name);
         if (!c->cur_guard)
             return build_error(c, loc->first_line, loc->first_column, "undeclared register '%.*s'", STR_FMT(name));
     }

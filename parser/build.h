@@ -40,6 +40,13 @@ typedef struct ParseCtx {
      * top-level statements */
     Str *pct_vars;
     uint32_t npct_vars, cpct_vars;
+    /* registers declared in nested { } scopes shadow outer ones: their
+     * declarations and the Regs made for them, innermost last */
+    int scope_depth;
+    struct ScopeDecl { Str name; Str type; int32_t range; uint8_t vec; int depth; } *sdecl;
+    uint32_t nsdecl, csdecl;
+    struct ScopeReg { Reg *reg; int depth; } *sreg;
+    uint32_t nsreg, csreg;
     /* stacks */
     Operand *ostk;
     uint32_t osp, ocap;
@@ -75,6 +82,9 @@ bool op_group(ParseCtx *c, Operand *o, int kind, uint32_t start, const PtxLoc *l
 
 void build_syntax_error(ParseCtx *c, const PtxLoc *loc, const char *got, const char *const *expected, int nexp);
 bool build_error(ParseCtx *c, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The register a name means here: nested scopes first, then the function. */
+Reg *build_lookup_reg(ParseCtx *c, Str name);
 
 /* Statement plumbing shared by the build files (build.c). */
 Stmt *build_new_stmt(ParseCtx *c, int kind, const PtxLoc *loc);

@@ -43,7 +43,7 @@ bool op_reg(ParseCtx *c, Operand *o, Str text, bool neg, const PtxLoc *loc)
     }
     if (!c->fn)
         return build_error(c, loc->first_line, loc->first_column, "register '%.*s' outside a function body", STR_FMT(text));
-    Reg *r = regs_lookup(c->fn, name);
+    Reg *r = build_lookup_reg(c, name);
     if (!r && !o->comp && symbol_declared(c, name)) {
         /* identifiers may start with '%': a variable, not a register */
         o->kind = OPND_SYM;
@@ -62,7 +62,7 @@ bool op_ident(ParseCtx *c, Operand *o, Str text, bool neg)
     memset(o, 0, sizeof *o);
     o->flags = neg ? OPNDF_NEG : 0;
     /* registers may be declared without '%' (e.g. nvcc's temp_param_reg) */
-    Reg *r = c->fn ? regs_lookup(c->fn, text) : NULL;
+    Reg *r = c->fn ? build_lookup_reg(c, text) : NULL;
     if (r && !r->special) {
         o->kind = OPND_REG;
         o->u.reg = r;

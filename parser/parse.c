@@ -90,6 +90,8 @@ static Module *parse(const char *filename, char *buf, size_t len, FILE *diag,
     free(c.ostk);
     free(c.tstk);
     free(c.pct_vars);
+    free(c.sdecl);
+    free(c.sreg);
     if (c.failed) {
         ir_module_free(m);
         return NULL;
