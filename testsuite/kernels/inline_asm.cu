@@ -1,4 +1,4 @@
-// Inline PTX: lop3.b32 (a & b) ^ c (LUT 0x78), a custom add.cc/addc 64-bit
+// Inline PTX: lop3.b32 a ^ (b & c) (LUT 0x78), a custom add.cc/addc 64-bit
 // add through two 32-bit halves, bfe/bfi bit-field ops, a %laneid read and
 // an asm-local register declared in a { } scope.
 __device__ __forceinline__ unsigned lop3_and_xor(unsigned a, unsigned b, unsigned c)
@@ -29,7 +29,7 @@ __device__ __forceinline__ unsigned lane_id()
     return l;
 }
 
-// out[i] = ((a&b)^c) + bfe(a, 4, 8) + laneid; wide[i] = x[i] + y[i] (64-bit).
+// out[i] = (a ^ (b&c)) + bfe(a, 4, 8) + laneid; wide[i] = x[i] + y[i] (64-bit).
 extern "C" __global__ void inline_asm(unsigned *out, unsigned long long *wide, const unsigned *a,
                                       const unsigned *b, const unsigned *c,
                                       const unsigned long long *x, const unsigned long long *y, int n)
