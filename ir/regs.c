@@ -9,13 +9,26 @@ typedef struct RegDecl {
     uint8_t vec;
 } RegDecl;
 
+/* %r<N> declarations, with the Regs made for them so far by index: the
+ * common lookup (%r12) is a prefix compare and an array access, no hashing. */
+typedef struct RangeDecl {
+    Str prefix;
+    Str type;
+    int32_t range;
+    uint8_t vec;
+    uint32_t rcap;
+    Reg **regs;
+} RangeDecl;
+
 typedef struct RegTab {
-    /* interned Regs: open addressing on name */
+    /* interned Regs other than range members: open addressing on name */
     Reg **slots;
     uint32_t cap, count;
     /* declarations: open addressing on name */
     RegDecl *decls;
     uint32_t dcap, dcount;
+    RangeDecl *ranges;
+    uint32_t nranges, cranges;
 } RegTab;
 
 static RegTab *tab_of(Function *fn)
@@ -67,6 +80,16 @@ bool regs_declare(Function *fn, Str name, Str type, int vec, int32_t range)
     while (t->decls[h].name.p) h = (h + 1) & (t->dcap - 1);
     t->decls[h] = (RegDecl){ name, type, range, (uint8_t)vec };
     t->dcount++;
+    if (range >= 0) {
+        if (t->nranges == t->cranges) {
+            uint32_t ncap = t->cranges ? t->cranges * 2 : 8;
+            RangeDecl *nr = ARENA_ARRAY(&fn->mod->arena, RangeDecl, ncap);
+            if (t->nranges) memcpy(nr, t->ranges, sizeof(RangeDecl) * t->nranges);
+            t->ranges = nr;
+            t->cranges = ncap;
+        }
+        t->ranges[t->nranges++] = (RangeDecl){ name, type, range, (uint8_t)vec, 0, NULL };
+    }
     return true;
 }
 
@@ -95,10 +118,21 @@ static Reg **reg_slot(RegTab *t, Str name, uint32_t h)
     return &t->slots[i];
 }
 
+static Reg *reg_make(Function *fn, Str name, Str type, int vec, bool special);
+
 static Reg *reg_new(Function *fn, RegTab *t, Str name, Str type, int vec, bool special)
 {
     if ((t->count + 1) * 2 > t->cap) reg_grow(fn, t);
     Reg **slot = reg_slot(t, name, str_hash(name));
+    Reg *r = reg_make(fn, name, type, vec, special);
+    *slot = r;
+    t->count++;
+    return r;
+}
+
+/* A new Reg with the next dense id (not entered in any table). */
+static Reg *reg_make(Function *fn, Str name, Str type, int vec, bool special)
+{
     Reg *r = ARENA_NEW(&fn->mod->arena, Reg);
     r->name = name;
     r->type = type;
@@ -106,8 +140,6 @@ static Reg *reg_new(Function *fn, RegTab *t, Str name, Str type, int vec, bool s
     r->vec = (uint8_t)vec;
     r->special = special;
     r->id = fn->nregs;
-    *slot = r;
-    t->count++;
     /* dense id → Reg array, grown geometrically in the arena */
     if ((fn->nregs & (fn->nregs - 1)) == 0) {
         uint32_t ncap = fn->nregs ? fn->nregs * 2 : 16;
@@ -167,28 +199,47 @@ RegClass regs_class_of_type(Str t)
     return RC_OTHER;
 }
 
+/* %r12 → the Reg for index 12 of %r<N>, or NULL when no range declares it. */
+static Reg *range_lookup(Function *fn, RegTab *t, Str name)
+{
+    size_t k = name.len;
+    while (k > 0 && name.p[k - 1] >= '0' && name.p[k - 1] <= '9') k--;
+    if (k == name.len || k == 0 || name.len - k > 9) return NULL;
+    if (name.p[k] == '0' && name.len - k > 1) return NULL; /* %r01 is not declared by %r<N> */
+    for (uint32_t i = 0; i < t->nranges; i++) {
+        RangeDecl *rd = &t->ranges[i];
+        if (!str_eq(rd->prefix, (Str){ name.p, k })) continue;
+        uint32_t idx = 0;
+        for (size_t j = k; j < name.len; j++) idx = idx * 10 + (uint32_t)(name.p[j] - '0');
+        if (idx >= (uint32_t)rd->range) return NULL;
+        if (idx >= rd->rcap) {
+            uint32_t ncap = rd->rcap ? rd->rcap * 2 : 16;
+            while (ncap <= idx) ncap *= 2;
+            if (ncap > (uint32_t)rd->range) ncap = (uint32_t)rd->range;
+            Reg **nr = ARENA_ARRAY(&fn->mod->arena, Reg *, ncap);
+            if (rd->rcap) memcpy(nr, rd->regs, sizeof(Reg *) * rd->rcap);
+            rd->regs = nr;
+            rd->rcap = ncap;
+        }
+        if (!rd->regs[idx]) rd->regs[idx] = reg_make(fn, name, rd->type, rd->vec, false);
+        return rd->regs[idx];
+    }
+    return NULL;
+}
+
 Reg *regs_lookup(Function *fn, Str name)
 {
     RegTab *t = tab_of(fn);
+    if (t->nranges) {
+        Reg *r = range_lookup(fn, t, name);
+        if (r) return r;
+    }
     if (t->cap) {
         Reg *r = *reg_slot(t, name, str_hash(name));
         if (r) return r;
     }
     RegDecl *d = decl_find(t, name);
     if (d && d->range < 0) return reg_new(fn, t, name, d->type, d->vec, false);
-    /* %r12 → prefix %r, index 12, declared by %r<N> with 12 < N */
-    size_t k = name.len;
-    while (k > 0 && name.p[k - 1] >= '0' && name.p[k - 1] <= '9') k--;
-    if (k < name.len && k > 0 && name.len - k <= 9) {
-        /* no leading zeros: %r01 is not declared by %r<N> */
-        if (!(name.p[k] == '0' && name.len - k > 1)) {
-            uint32_t idx = 0;
-            for (size_t i = k; i < name.len; i++) idx = idx * 10 + (uint32_t)(name.p[i] - '0');
-            RegDecl *rd = decl_find(t, (Str){ name.p, k });
-            if (rd && rd->range >= 0 && idx < (uint32_t)rd->range)
-                return reg_new(fn, t, name, rd->type, rd->vec, false);
-        }
-    }
     if (regs_is_special(name)) return reg_new(fn, t, name, (Str){ "", 0 }, 0, true);
     return NULL;
 }
