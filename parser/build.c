@@ -256,6 +256,12 @@ static PtxLoc resolve_loc(ParseCtx *c, const PtxLoc *l)
     return r;
 }
 
+static bool is_line_directive_name(Str w)
+{
+    return str_eqc(w, ".version") || str_eqc(w, ".target") || str_eqc(w, ".address_size") ||
+           str_eqc(w, ".file") || str_eqc(w, ".loc") || str_eqc(w, ".section");
+}
+
 static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const PtxLoc *loc, const PtxLoc *endp)
 {
     PtxLoc endl = *endp;
@@ -293,8 +299,21 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
     fn->perf = ARENA_ARRAY(a, PerfDirective, n - i + 1);
     fn->hextra = ARENA_ARRAY(a, Token, n - i + 1);
     for (; i < n; i++) {
-        if (t[i].kind == TOKK_PERF) fn->perf[fn->nperf++] = perf_from_text(t[i].text);
-        else fn->hextra[fn->nhextra++] = t[i];
+        if (t[i].kind == TOKK_PERF) {
+            fn->perf[fn->nperf++] = perf_from_text(t[i].text);
+            continue;
+        }
+        /* other directives after the parameters (future attributes) are
+         * kept: a directive name with integer arguments, nothing else */
+        bool ok = (t[i].kind == TOKK_DOTWORD && !is_line_directive_name(t[i].text)) ||
+                  (fn->nhextra && (t[i].kind == TOKK_INT || tok_is_punct(&t[i], ',')));
+        if (!ok) {
+            PtxLoc at = resolve_loc(c, &(PtxLoc){ 0, 0, (uint32_t)(t[i].text.p - c->m->buf), 0 });
+            build_error(c, at.first_line, at.first_column, "unexpected '%.*s' in the header of '%.*s'",
+                        (int)(t[i].text.len > 40 ? 40 : t[i].text.len), t[i].text.p, STR_FMT(fn->name));
+            return NULL;
+        }
+        fn->hextra[fn->nhextra++] = t[i];
     }
     return fn;
 }
