@@ -1,7 +1,11 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh
-BENCH_TARGETS = bench-throughput
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
+bench-analysis: bench/analysis/bench_analysis$(EXEEXT)
+	@bench/analysis/bench_analysis$(EXEEXT)
+bench-emu: ptxopt-emu$(EXEEXT)
+	@sh $(srcdir)/bench/emu/emu-speed.sh $(abs_top_builddir)/ptxopt-emu$(EXEEXT)
 .PHONY: bench $(BENCH_TARGETS)
