@@ -170,11 +170,11 @@ static bool wordlike(const Token *t) { return t->kind == TOKK_WORD || t->kind ==
 /* Spacing that re-lexes to the same tokens: operators get blanks on both
  * sides (so "7 % 4" never becomes the register-like "%4"), brackets and
  * declarator suffixes (%r<5>, a[4], .attribute(.managed)) none. */
-/* Would p and c lex as one token if written together ("<" "<" is "<<")? */
+/* Would p and c lex differently if written together ("<" "<" is "<<")? */
 static bool would_merge(const Token *p, const Token *c)
 {
-    if (p->kind != TOKK_PUNCT || c->kind != TOKK_PUNCT || p->text.len != 1 || c->text.len != 1) return false;
-    char a = p->text.p[0], b = c->text.p[0];
+    if (p->kind != TOKK_PUNCT || c->kind != TOKK_PUNCT) return false;
+    char a = p->text.p[p->text.len - 1], b = c->text.p[0];   /* "<" "<<" is "<<" "<" */
     return (a == '<' && (b == '<' || b == '=')) || (a == '>' && (b == '>' || b == '=')) ||
            (a == '=' && b == '=') || (a == '!' && b == '=') || (a == '&' && b == '&') || (a == '|' && b == '|');
 }
