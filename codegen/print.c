@@ -74,6 +74,8 @@ void out_printf(OutBuf *o, const char *fmt, ...)
 
 /* --------------------------------------------------------------- operands */
 
+static void print_collapsed(OutBuf *o, Str s);
+
 static void print_offset(OutBuf *o, int64_t v, bool in_brackets)
 {
     if (v == 0) return;
@@ -139,7 +141,8 @@ void print_operand(OutBuf *o, const Operand *op)
         break;
     case OPND_EXPR:
     default:
-        out_write(o, op->text, op->textlen);
+        /* source text of a constant expression: one line, no comments */
+        print_collapsed(o, (Str){ op->text, op->textlen });
         break;
     }
 }
@@ -204,13 +207,18 @@ void print_tokens(OutBuf *o, const Token *t, uint32_t n)
     }
 }
 
-/* Whitespace runs collapse to one space and block comments are dropped,
- * outside strings; no trailing blank. */
+/* Whitespace runs collapse to one space and comments are dropped, outside
+ * strings; no trailing blank. */
 static void print_collapsed(OutBuf *o, Str s)
 {
     bool in_str = false, pending_space = false;
     for (size_t i = 0; i < s.len; i++) {
         char ch = s.p[i];
+        if (!in_str && ch == '/' && i + 1 < s.len && s.p[i + 1] == '/') {
+            while (i + 1 < s.len && s.p[i + 1] != '\n') i++;
+            pending_space = true;
+            continue;
+        }
         if (!in_str && ch == '/' && i + 1 < s.len && s.p[i + 1] == '*') {
             size_t j = i + 2;
             while (j + 1 < s.len && !(s.p[j] == '*' && s.p[j + 1] == '/')) j++;
