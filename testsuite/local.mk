@@ -10,9 +10,12 @@ check-local: all $(check_PROGRAMS)
 
 EXTRA_DIST += testsuite
 
-## Regenerate the nvcc corpus from testsuite/kernels/*.cu (needs nvcc).
+## Regenerate the corpus from testsuite/kernels/*.cu and kernelgen/*.cu
+## (needs nvcc) and from testsuite/llvm/*.ll (needs llc-14).
 regen-corpus:
 	bash $(srcdir)/testsuite/kernels/regen.sh $(abs_top_srcdir)
+	bash $(srcdir)/testsuite/kernels/kernelgen/regen.sh $(abs_top_srcdir)
+	bash $(srcdir)/testsuite/llvm/regen.sh $(abs_top_srcdir)
 .PHONY: regen-corpus
 
 ## lit leaves its scratch files in Output/ directories of the build tree.
