@@ -276,7 +276,12 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
     fn->is_entry = str_eqc(t[i].text, ".entry");
     i++;
     if (!fn->is_entry && i < n && tok_is_punct(&t[i], '(')) {
-        fn->ret = decl_param_list(a, t, n, &i, &fn->nret);
+        bool empty;
+        fn->ret = decl_param_list(a, t, n, &i, &fn->nret, &empty);
+        if (!fn->ret && empty) {
+            build_error(c, loc->first_line, loc->first_column, "empty return parameter in the header of a .func");
+            return NULL;
+        }
         if (!fn->ret) {
             endl = resolve_loc(c, endp);
             build_error(c, end->first_line, end->first_column, "expected ')': missing ')' after the return parameters");
@@ -289,7 +294,12 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
     }
     fn->name = t[i++].text;
     if (i < n && tok_is_punct(&t[i], '(')) {
-        fn->params = decl_param_list(a, t, n, &i, &fn->nparam);
+        bool empty;
+        fn->params = decl_param_list(a, t, n, &i, &fn->nparam, &empty);
+        if (!fn->params && empty) {
+            build_error(c, loc->first_line, loc->first_column, "empty parameter in the header of '%.*s'", STR_FMT(fn->name));
+            return NULL;
+        }
         if (!fn->params) {
             endl = resolve_loc(c, endp);
             build_error(c, end->first_line, end->first_column, "expected ')': missing ')' after the parameters of '%.*s'", STR_FMT(fn->name));

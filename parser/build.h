@@ -95,8 +95,9 @@ Token *build_take_tokens(ParseCtx *c, uint32_t start, uint32_t *n);
 Decl *decl_from_tokens(Arena *a, const Token *tok, uint32_t n);
 PerfDirective perf_from_text(Str text);            /* ".maxntid 1, 2, 3" */
 bool decl_tokens_are_function(const Token *t, uint32_t n);
-/* tok[*i] == '(' ... ')' split at top-level commas; NULL when ')' is missing */
-Decl **decl_param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint32_t *count);
+/* tok[*i] == '(' ... ')' split at top-level commas; NULL when ')' is
+ * missing or (with *empty set) when a parameter is empty */
+Decl **decl_param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint32_t *count, bool *empty);
 bool tok_is_punct(const Token *t, char ch);
 
 #endif

@@ -136,27 +136,41 @@ PerfDirective perf_from_text(Str text)
 
 /* Splits a parenthesised parameter list tok[*i] == '(' ... ')' into Decls.
  * Returns NULL when the ')' is missing. */
-Decl **decl_param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint32_t *count)
+/* Appends a parameter; false when it has no tokens ("(a,,b)", "(a,)"). */
+static bool add_param(Arena *a, Decl ***ps, uint32_t *np, uint32_t *cap, const Token *t, uint32_t n)
 {
-    uint32_t start = *i + 1, depth = 0, k = *i;
+    if (n == 0) return false;
+    if (*np == *cap) {
+        Decl **nps = arena_alloc(a, sizeof(Decl *) * *cap * 2);
+        memcpy(nps, *ps, sizeof(Decl *) * *cap);
+        *ps = nps;
+        *cap *= 2;
+    }
+    (*ps)[(*np)++] = decl_from_tokens(a, t, n);
+    return true;
+}
+
+Decl **decl_param_list(Arena *a, const Token *t, uint32_t n, uint32_t *i, uint32_t *count, bool *empty)
+{
+    uint32_t depth = 0, k;
     uint32_t np = 0, cap = 4;
     Decl **ps = arena_alloc(a, sizeof(Decl *) * cap);
-    uint32_t ps_start = start;
+    uint32_t ps_start = *i + 1;
+    *empty = false;
     for (k = *i; k < n; k++) {
         if (tok_is_punct(&t[k], '(')) { depth++; continue; }
         if (tok_is_punct(&t[k], ')') && --depth == 0) break;
         if (depth == 1 && tok_is_punct(&t[k], ',')) {
-            if (np == cap) { Decl **nps = arena_alloc(a, sizeof(Decl *) * cap * 2); memcpy(nps, ps, sizeof(Decl *) * cap); ps = nps; cap *= 2; }
-            ps[np++] = decl_from_tokens(a, t + ps_start, k - ps_start);
+            if (!add_param(a, &ps, &np, &cap, t + ps_start, k - ps_start)) { *empty = true; return NULL; }
             ps_start = k + 1;
         }
     }
-    if (k > ps_start) {
-        if (np == cap) { Decl **nps = arena_alloc(a, sizeof(Decl *) * cap * 2); memcpy(nps, ps, sizeof(Decl *) * cap); ps = nps; cap *= 2; }
-        ps[np++] = decl_from_tokens(a, t + ps_start, k - ps_start);
-    }
-    (void)start;
     if (k >= n) return NULL;
+    /* the last parameter; "()" has none, "(a,)" an empty one */
+    if ((k > ps_start || np > 0) && !add_param(a, &ps, &np, &cap, t + ps_start, k - ps_start)) {
+        *empty = true;
+        return NULL;
+    }
     *i = k + 1;
     *count = np;
     return ps;
