@@ -1,5 +1,5 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
-EXTRA_DIST += bench/mkbig.py bench/throughput.sh
+EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh
 BENCH_TARGETS = bench-throughput bench-analysis bench-emu
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)

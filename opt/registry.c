@@ -4,9 +4,11 @@
 
 #include "opt/pass.h"
 #include "opt/regtune.h"
+#include "opt/shuffle.h"
 
 static const PassInfo *const passes[] = {
     &pass_regtune,
+    &pass_shuffle,
     NULL /* placeholder: keeps the array non-empty */
 };
 

@@ -1,0 +1,662 @@
+/* shuffle.c — shuffle synthesis: detection, proof, legality, selection (see
+ * shuffle.h; code generation in shuffle_emit.c).
+ *
+ * Detection works on the symbolic address terms of the SSA overlay
+ * (vterms), not on path-based symbolic execution: for a destination load D
+ * with address B and an earlier source load S with address A, a candidate
+ * N comes from the affine parts (term_solve_shift) and is then PROVED with
+ * Z3:  A[%tid.x := %tid.x + N] == B  for every input.  "Unknown" (time
+ * limit, or no Z3) means no rewrite.
+ *
+ * Address width.  nvcc widens a 32-bit index (sext/zext to 64 bits) before
+ * scaling it, so exact 64-bit equality fails where the neighbour's index
+ * wraps (i = INT_MAX).  We prove equality under the premise that, for every
+ * widened 32-bit subterm x of A, the neighbour's x does not wrap relative to
+ * ours: ext(x') == ext(x) + sext(x' - x).  (The research note's option (c):
+ * CUDA/C indices do not overflow; PTXASW instead compared modulo 2^32.)
+ *
+ * Legality (research §6.2, issue 6 item 2):
+ *   - S dominates D (block dominance, or earlier in the same block) and D
+ *     lies in S's innermost loop (same iteration);
+ *   - for N != 0, S is not inside any loop, and the function is a kernel:
+ *     under independent thread scheduling lanes can meet at one pc in
+ *     different iterations with a full activemask (see iterations_together);
+ *   - no store, atomic, call, barrier or fence that may write S's memory on
+ *     a path from S to D, unless S is immutable (ld.global.nc, or a
+ *     read-only parameter); only stores to another declared variable are
+ *     known not to alias (two pointer parameters may);
+ *   - same type (32- or 64-bit), plain loads of .global only; predicated,
+ *     vector, volatile/ordered loads are skipped with a remark;
+ *   - D's destination is not used in its own address (the shuffle writes
+ *     it before the fallback load reads the address);
+ *   - paper policy: sources are loads that are not themselves
+ *     destinations (no shuffle over shuffle), smallest |N| first.
+ * Partial and divergent warps and lanes without a source lane use the
+ * original load (predicated), never a wrong value. */
+#include "opt/shuffle.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/analysis.h"
+#include "opt/shuffle_impl.h"
+
+#define PASS "shuffle"
+
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", NULL };
+
+typedef struct Options {
+    long max_delta, max_shuffles, timeout_ms;
+    bool no_corner, no_load;
+    bool always_z3;     /* prove=z3 */
+} Options;
+
+/* Per-target defaults (research §5, §6.3): before Volta a shuffle beats
+ * the slow L1/texture path (the paper's gains: Maxwell, Pascal); Volta and
+ * newer have a fast unified L1 (28 cycles against a 22-cycle shuffle) and
+ * the paper measured slowdowns with large |N| and many shuffles. */
+static bool read_options(const PassInvocation *inv, int sm, Options *o)
+{
+    char err[256];
+    bool modern = sm == 0 || sm >= 70;
+    long nc = 0, nl = 0;
+    if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, sizeof err) ||
+        !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, sizeof err) ||
+        !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, sizeof err) ||
+        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err)) {
+        fprintf(stderr, "ptxopt: %s\n", err);
+        return false;
+    }
+    if (o->max_delta < 0 || o->max_delta > 31 || o->max_shuffles < 0 || o->timeout_ms <= 0) {
+        fprintf(stderr, "ptxopt: pass '%s': max-delta must be in 0..31, max-shuffles >= 0, timeout-ms > 0\n", PASS);
+        return false;
+    }
+    o->no_corner = nc != 0, o->no_load = nl != 0;
+    const char *pv = pass_arg(inv, "prove");
+    if (pv && strcmp(pv, "z3") != 0 && strcmp(pv, "auto") != 0) {
+        fprintf(stderr, "ptxopt: pass '%s': prove must be auto or z3\n", PASS);
+        return false;
+    }
+    o->always_z3 = pv && strcmp(pv, "z3") == 0;
+    return true;
+}
+
+/* ------------------------------------------------------------ loads */
+
+/* Why a load is not rewritten, in the order the checks advance: the
+ * furthest stage reached is the one reported. */
+typedef enum Why {
+    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_DIVERGENT, WHY_CLOBBER,
+    WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
+} Why;
+
+typedef struct Load {
+    uint32_t instr, block, acc;
+    Stmt *st;
+    const Term *addr;
+    Str type;
+    int bits;
+    bool immutable;    /* .nc or a read-only parameter: no store can change it */
+    bool eligible;     /* may take part at all */
+    bool dst_ok;       /* may be a destination */
+    const char *skip;  /* why not eligible */
+    Why why;           /* furthest failure as a destination */
+    char detail[160];
+    bool is_dst;       /* has a proved candidate */
+    bool needs_version; /* chosen, but .version cannot be raised */
+    int uses_as_src;
+} Load;
+
+static int type_bits(Str t)
+{
+    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32" }, *const t64[] = { ".b64", ".u64", ".s64", ".f64" };
+    for (int i = 0; i < 4; i++) {
+        if (str_eqc(t, t32[i])) return 32;
+        if (str_eqc(t, t64[i])) return 64;
+    }
+    return 0;
+}
+
+static int reg_bits(const Reg *r)
+{
+    switch (r->cls) {
+    case RC_B32: case RC_F32: return 32;
+    case RC_B64: case RC_F64: return 64;
+    default: return 0;
+    }
+}
+
+static bool reg_in_operand(const Operand *o, const Reg *r)
+{
+    if (o->kind == OPND_REG) return o->u.reg == r;
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_LIST || o->kind == OPND_PAIR)
+        for (int i = 0; i < o->n; i++)
+            if (reg_in_operand(&o->u.elems[i], r)) return true;
+    return false;
+}
+
+static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const Term *tid, Load *l)
+{
+    const Instr *in = &l->st->u.instr;
+    l->addr = a->addr;
+    l->type = instr_type(in);
+    l->bits = type_bits(l->type);
+    l->immutable = (a->flags & MACC_NC) ||
+                   (a->base.kind == BASE_PARAM && a->base.index < mi->nparams && mi->param_readonly[a->base.index]);
+    if (in->guard) l->skip = "predicated load (not rewritten)";
+    else if (instr_has_mod(in, ".v2") || instr_has_mod(in, ".v4") || instr_has_mod(in, ".v8"))
+        l->skip = "vector load (not rewritten)";
+    else if (instr_has_mod(in, ".volatile") || instr_has_mod(in, ".relaxed") || instr_has_mod(in, ".acquire") ||
+             instr_has_mod(in, ".mmio") || instr_has_mod(in, ".cv"))
+        l->skip = "volatile or memory-ordered load";
+    else if (!l->bits) l->skip = "type is not 32 or 64 bits";
+    else if (in->nops != 2 || in->ops[0].kind != OPND_REG || in->ops[0].comp || in->ops[0].u.reg->vec ||
+             in->ops[0].u.reg->special)
+        l->skip = "destination is not a plain register";
+    else if (reg_bits(in->ops[0].u.reg) != l->bits)
+        l->skip = "destination register is wider than the loaded type";
+    else if (!l->addr) l->skip = "address not modelled";
+    else if (!tid || !term_mentions(l->addr, tid)) l->skip = "address does not depend on %tid.x (warp-uniform)";
+    l->eligible = l->skip == NULL;
+    l->dst_ok = l->eligible && !reg_in_operand(&in->ops[1], in->ops[0].u.reg);
+    (void)fn;
+}
+
+/* ------------------------------------------------------- legality */
+
+typedef struct Ctx {
+    Function *fn;
+    const Cfg *cfg;
+    const DomTree *dom;
+    const LoopInfo *li;
+    const Uniformity *uni;
+    const MemInfo *mi;
+    TermTable *tt;
+    const Term *tid;
+    ProofSession *ps;
+    Options o;
+    uint8_t *fwd, *bwd;     /* scratch [n] */
+    uint32_t *stack;        /* scratch [n] */
+} Ctx;
+
+/* May two bases be the same object?  Only two distinct declared variables
+ * are known apart: two pointer parameters may point to the same array
+ * (PTX cannot say __restrict__; a read-only source is handled as immutable
+ * before this is asked). */
+static bool same_object(const MemBase *a, const MemBase *b)
+{
+    if (a->kind == BASE_VAR && b->kind == BASE_VAR) return str_eq(a->name, b->name);
+    return true;
+}
+
+/* May instruction w (which writes memory) change what S loaded, in any lane? */
+static bool clobbers(Ctx *c, const Load *s, uint32_t w)
+{
+    uint32_t wa = c->mi->acc_of_instr[w];
+    if (wa == ANA_NONE) return true; /* barrier, fence, call: other threads' stores become visible */
+    const MemAccess *x = &c->mi->acc[wa], *sa = &c->mi->acc[s->acc];
+    if (!(x->flags & (MACC_STORE | MACC_ATOMIC))) return false;
+    if (x->space != SPACE_GENERIC && sa->space != SPACE_GENERIC && x->space != sa->space) return false;
+    /* another lane's store may hit S's address even when ours does not:
+     * only distinct objects are disjoint for every lane */
+    return same_object(&x->base, &sa->base);
+}
+
+static bool writes_memory(const Ctx *c, uint32_t i)
+{
+    return refs_writes_memory(&c->cfg->instr[i]->u.instr, c->cfg->iflags[i]);
+}
+
+static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, uint32_t *at)
+{
+    for (uint32_t i = from; i < to; i++)
+        if (writes_memory(c, i) && clobbers(c, s, i)) {
+            *at = i;
+            return true;
+        }
+    return false;
+}
+
+/* A write on a path from S to D that does not pass S again.  *at gets it. */
+static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
+{
+    if (s->immutable) return false;
+    const Cfg *g = c->cfg;
+    uint32_t sb = s->block, db = d->block;
+    if (sb == db) return clobber_in_range(c, s, s->instr + 1, d->instr, at);
+    if (clobber_in_range(c, s, s->instr + 1, g->block_instr[sb + 1], at)) return true;
+    if (clobber_in_range(c, s, g->block_instr[db], d->instr, at)) return true;
+    /* blocks strictly between: reachable from sb and reaching db, through neither */
+    memset(c->fwd, 0, g->n + 1);
+    memset(c->bwd, 0, g->n + 1);
+    uint32_t sp = 0;
+    for (uint32_t k = 0; k < cfg_nsucc(g, sb); k++) c->stack[sp++] = cfg_succs(g, sb)[k];
+    while (sp) {
+        uint32_t b = c->stack[--sp];
+        if (b >= g->n || b == sb || b == db || c->fwd[b]) continue;
+        c->fwd[b] = 1;
+        for (uint32_t k = 0; k < cfg_nsucc(g, b); k++) c->stack[sp++] = cfg_succs(g, b)[k];
+    }
+    for (uint32_t k = 0; k < cfg_npred(g, db); k++) c->stack[sp++] = cfg_preds(g, db)[k];
+    while (sp) {
+        uint32_t b = c->stack[--sp];
+        if (b >= g->n || b == sb || b == db || c->bwd[b]) continue;
+        c->bwd[b] = 1;
+        for (uint32_t k = 0; k < cfg_npred(g, b); k++) c->stack[sp++] = cfg_preds(g, b)[k];
+    }
+    for (uint32_t b = 0; b < g->n; b++)
+        if (c->fwd[b] && c->bwd[b] && clobber_in_range(c, s, g->block_instr[b], g->block_instr[b + 1], at)) return true;
+    return false;
+}
+
+/* -------------------------------------------------------------- proof */
+
+/* The premise covers the widening of a 32-bit index to a 64-bit address
+ * only (C's int/unsigned index next to its neighbour's); narrower values
+ * (16-bit arithmetic wraps by design) are proved exactly. */
+static bool is_index_widening(const Term *a)
+{
+    return (a->op == T_SEXT || a->op == T_ZEXT) && a->n == 1 && a->width == 64 && a->args[0]->width == 32;
+}
+
+/* Premise: no widened 32-bit subterm of A wraps between our lane and the
+ * neighbour's (see the file comment). */
+static const Term *no_wrap_premise(Ctx *c, const Term *a, const Term *shifted_tid, const Term *premise, int depth)
+{
+    if (depth > 64 || !term_mentions(a, c->tid)) return premise;
+    if (is_index_widening(a)) {
+        const Term *x = a->args[0], *x2 = term_subst(c->tt, x, c->tid, shifted_tid);
+        const Term *lhs = term_unop(c->tt, (TermOp)a->op, a->width, x2);
+        const Term *rhs = term_add(c->tt, a, term_unop(c->tt, T_SEXT, a->width, term_sub(c->tt, x2, x)));
+        const Term *cond = term_binop(c->tt, T_EQ, lhs, rhs);
+        premise = premise ? term_binop(c->tt, T_AND, premise, cond) : cond;
+    }
+    for (uint32_t i = 0; i < a->n; i++) premise = no_wrap_premise(c, a->args[i], shifted_tid, premise, depth + 1);
+    return premise;
+}
+
+/* A with %tid.x := %tid.x + N, where every widened subterm ext(x) that
+ * mentions %tid.x is rewritten by the premise to ext(x) + sext(x' - x)
+ * (x' the shifted x).  Under the premise the result equals A[tid := tid+N];
+ * when it is B itself (hash-consed: the same pointer) the equality is proved
+ * without the solver.  NULL when A holds an operation we do not rebuild. */
+static const Term *shift_under_premise(Ctx *c, const Term *a, const Term *t2, int depth)
+{
+    if (depth > 64) return NULL;
+    if (!term_mentions(a, c->tid)) return a;
+    if (a == c->tid) return t2;
+    TermTable *tt = c->tt;
+    const Term *x[3] = { NULL, NULL, NULL };
+    switch ((TermOp)a->op) {
+    case T_SEXT: case T_ZEXT:
+        if (is_index_widening(a)) {
+            const Term *x2 = term_subst(tt, a->args[0], c->tid, t2);
+            return term_add(tt, a, term_unop(tt, T_SEXT, a->width, term_sub(tt, x2, a->args[0])));
+        }
+        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1))) return NULL; /* exact, no premise */
+        return term_unop(tt, (TermOp)a->op, a->width, x[0]);
+    case T_TRUNC:
+        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1))) return NULL;
+        return term_unop(tt, (TermOp)a->op, a->width, x[0]);
+    case T_ADD: {
+        const Term *sum = term_const(tt, a->width, a->k);
+        for (uint32_t i = 0; i < a->n; i++) {
+            const Term *ai = shift_under_premise(c, a->args[i], t2, depth + 1);
+            if (!ai) return NULL;
+            sum = term_add(tt, sum, term_scale(tt, ai, a->coef[i]));
+        }
+        return sum;
+    }
+    case T_MUL: case T_AND: case T_OR: case T_XOR: case T_SHL: case T_LSHR: case T_ASHR:
+        if (a->n != 2) return NULL;
+        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1)) ||
+            !(x[1] = shift_under_premise(c, a->args[1], t2, depth + 1)))
+            return NULL;
+        return term_binop(tt, (TermOp)a->op, x[0], x[1]);
+    default:
+        return NULL; /* the solver decides */
+    }
+}
+
+/* The solver's view of an address: every maximal subterm that does not
+ * mention %tid.x becomes a free variable (the same subterm, the same
+ * variable: terms are hash-consed).  Proving the equation for all values of
+ * those variables proves it for the real subterms, and keeps the bit-vector
+ * query linear where the real one multiplies kernel parameters (nx*ny*z),
+ * which the solver finds slow.  NULL when an operation is not rebuilt. */
+static const Term *abstract(Ctx *c, const Term *a, int depth)
+{
+    if (depth > 64) return NULL;
+    TermTable *tt = c->tt;
+    if (a->op == T_CONST || a == c->tid) return a;
+    if (!term_mentions(a, c->tid))
+        return term_var(tt, a->width, arena_printf(&c->fn->mod->arena, "k%u", a->id));
+    const Term *x[3];
+    if (a->n > 3 && a->op != T_ADD) return NULL;
+    switch ((TermOp)a->op) {
+    case T_ADD: {
+        const Term *sum = term_const(tt, a->width, a->k);
+        for (uint32_t i = 0; i < a->n; i++) {
+            const Term *ai = abstract(c, a->args[i], depth + 1);
+            if (!ai) return NULL;
+            sum = term_add(tt, sum, term_scale(tt, ai, a->coef[i]));
+        }
+        return sum;
+    }
+    case T_ZEXT: case T_SEXT: case T_TRUNC:
+        if (!(x[0] = abstract(c, a->args[0], depth + 1))) return NULL;
+        return term_unop(tt, (TermOp)a->op, a->width, x[0]);
+    case T_ITE:
+        for (int i = 0; i < 3; i++)
+            if (!(x[i] = abstract(c, a->args[i], depth + 1))) return NULL;
+        return term_ite(tt, x[0], x[1], x[2]);
+    case T_ATOM: case T_UF: case T_CONST: case T_NOPS:
+        return NULL; /* an atom that mentions tid is tid (handled); UFs keep their own args */
+    default:
+        if (a->n != 2) return NULL;
+        for (int i = 0; i < 2; i++)
+            if (!(x[i] = abstract(c, a->args[i], depth + 1))) return NULL;
+        return term_binop(tt, (TermOp)a->op, x[0], x[1]);
+    }
+}
+
+/* prove=auto (default): the premise rewrite above proves the common case
+ * by normalisation alone (microseconds); Z3 decides the rest.  prove=z3:
+ * every accepted pair is also a Z3 proof (each query costs milliseconds:
+ * the bridge makes a general solver per query).  Without Z3 only the
+ * rewrite proves. */
+static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, char *cex, size_t cap)
+{
+    cex[0] = 0;
+    const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
+    bool by_rewrite = shift_under_premise(c, A, t2, 0) == B;
+    if (by_rewrite && !c->o.always_z3) return PROOF_PROVED;
+    if (!proof_available()) return by_rewrite ? PROOF_PROVED : PROOF_UNKNOWN;
+    const Term *a = abstract(c, A, 0), *b = abstract(c, B, 0);
+    if (!a || !b) a = A, b = B; /* the real terms, uninterpreted functions and all */
+    const Term *as = term_subst(c->tt, a, c->tid, t2);
+    if (!c->ps) c->ps = proof_session_new(c->tt, (unsigned)c->o.timeout_ms);
+    const Term *premise = no_wrap_premise(c, a, t2, NULL, 0);
+    if (!premise) return proof_equal(c->ps, as, b, cex, cap);
+    return proof_equal_assuming(c->ps, premise, as, b, cex, cap);
+}
+
+/* --------------------------------------------------------- selection */
+
+typedef struct Cand {
+    uint32_t src;      /* index into loads */
+    int delta;
+    int8_t proved;     /* -1 not yet, 0 failed, 1 proved */
+} Cand;
+
+static void set_why(Load *d, Why w, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_why(Load *d, Why w, const char *fmt, ...)
+{
+    if (w < d->why) return;
+    d->why = w;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->detail, sizeof d->detail, fmt, ap);
+    va_end(ap);
+}
+
+static const char *why_text(Why w)
+{
+    switch (w) {
+    case WHY_NONE: case WHY_NO_EARLIER: return "no partner: no earlier eligible load";
+    case WHY_TYPE: return "no partner of the same type";
+    case WHY_NOT_DOMINATED: return "no partner: the candidate source does not execute on every path before it";
+    case WHY_ITERATION: return "no partner: the candidate source belongs to another loop iteration";
+    case WHY_NO_SHIFT: return "no partner: no earlier load at a constant distance along %tid.x within max-delta";
+    case WHY_LOOP_DIVERGENT:
+        return "source inside a loop: lanes of one warp may run different iterations together (independent thread scheduling)";
+    case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
+    case WHY_PROOF_REFUTED: return "proof failed";
+    case WHY_PROOF_UNKNOWN: return "proof unknown (time limit, or built without Z3)";
+    case WHY_CHAIN: return "its partners are shuffled themselves (no shuffle over shuffle)";
+    case WHY_LIMIT: return "limit: max-shuffles reached";
+    }
+    return "?";
+}
+
+/* Independent thread scheduling: a full activemask proves that all 32
+ * lanes execute this instruction together, not that they are in the same
+ * dynamic instance of it.  Inside a loop, lanes of one warp may run
+ * different iterations and meet at the same pc (the emulator's ITS policy
+ * does exactly that, even in loops without lane-dependent branches); then
+ * lane l+N's copy of S comes from another iteration.  Outside loops each
+ * instruction of a kernel runs at most once per thread, so the source must
+ * not be inside a loop (D may be: S's value is then the same in every
+ * iteration, and an address that equals A(tid+N) cannot depend on the
+ * iteration).  *hdr: the header of S's innermost loop. */
+static bool iterations_together(const Ctx *c, const Load *s, uint32_t *hdr)
+{
+    uint32_t l = c->li->innermost[s->block];
+    if (l == ANA_NONE) return true;
+    *hdr = c->li->loops[l].header;
+    return false;
+}
+
+static bool dominates(const Ctx *c, const Load *s, const Load *d)
+{
+    if (s->block == d->block) return s->instr < d->instr;
+    return dom_dominates(c->dom, s->block, d->block);
+}
+
+/* Candidates of d, cheapest |N| first (legality checked, not yet proved). */
+static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
+{
+    Load *d = &loads[di];
+    int n = 0;
+    for (int si = 0; si < nloads; si++) {
+        Load *s = &loads[si];
+        if (si == di || !s->eligible) continue;
+        if (!dominates(c, s, d)) {
+            if (s->instr < d->instr) set_why(d, WHY_NOT_DOMINATED, "(load at line %u)", s->st->line);
+            continue;
+        }
+        if (!str_eq(s->type, d->type)) {
+            set_why(d, WHY_TYPE, "(load at line %u)", s->st->line);
+            continue;
+        }
+        uint32_t sl = c->li->innermost[s->block];
+        if (sl != ANA_NONE && !loop_contains(c->li, sl, d->block)) {
+            set_why(d, WHY_ITERATION, "(load at line %u)", s->st->line);
+            continue;
+        }
+        int64_t N = 0;
+        /* the same address (hash-consed) is N = 0 even where term_solve_shift
+         * cannot see %tid.x linearly, e.g. a[idx[i]] loaded twice */
+        if (s->addr != d->addr &&
+            !term_solve_shift(c->tt, s->addr, d->addr, c->tid, -c->o.max_delta, c->o.max_delta, &N)) {
+            set_why(d, WHY_NO_SHIFT, "%s", "");
+            continue;
+        }
+        uint32_t hdr;
+        if (N != 0 && !iterations_together(c, s, &hdr)) {
+            set_why(d, WHY_LOOP_DIVERGENT, "(loop at line %u)", ir_block_first_instr(c->cfg->blocks[hdr]) ?
+                    ir_block_first_instr(c->cfg->blocks[hdr])->line : 0);
+            continue;
+        }
+        uint32_t at;
+        if (clobbered_between(c, s, d, &at)) {
+            set_why(d, WHY_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
+            continue;
+        }
+        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .proved = -1 };
+    }
+    /* insertion sort by |N|, then by source order (stable) */
+    for (int i = 1; i < n; i++) {
+        Cand k = out[i];
+        int j = i - 1;
+        while (j >= 0 && abs(out[j].delta) > abs(k.delta)) out[j + 1] = out[j], j--;
+        out[j + 1] = k;
+    }
+    return n;
+}
+
+static bool proved(Ctx *c, Load *loads, int di, Cand *k)
+{
+    if (k->proved < 0) {
+        char cex[256] = "";
+        Load *s = &loads[k->src], *d = &loads[di];
+        ProofResult r = prove_shift(c, s->addr, d->addr, k->delta, cex, sizeof cex);
+        k->proved = r == PROOF_PROVED;
+        if (r == PROOF_REFUTED) set_why(d, WHY_PROOF_REFUTED, "N = %d from line %u refuted: %s", k->delta, s->st->line, cex);
+        else if (r == PROOF_UNKNOWN) set_why(d, WHY_PROOF_UNKNOWN, "N = %d from line %u", k->delta, s->st->line);
+    }
+    return k->proved == 1;
+}
+
+/* ------------------------------------------------------------- driver */
+
+static bool known_row_shape(const Function *fn)
+{
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        const PerfDirective *p = &fn->perf[i];
+        if (!str_eqc(p->name, ".reqntid") || !p->n) continue;
+        uint32_t y = p->n > 1 ? p->v[1] : 1, z = p->n > 2 ? p->v[2] : 1;
+        return p->v[0] % 32 == 0 || (y == 1 && z == 1);
+    }
+    return false;
+}
+
+/* Returns true when the function needs activemask (.version >= 6.2). */
+static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok)
+{
+    const Cfg *cfg = cfg_get(fn);
+    const MemInfo *mi = memory_get(fn);
+    const ValueTerms *vt = vterms_get(fn);
+    Ctx c = { .fn = fn, .cfg = cfg, .dom = dom_get(fn), .li = loops_get(fn), .uni = uniform_get(fn), .mi = mi, .tt = vt->tt, .o = *o };
+    c.tid = vterms_special(fn, "%tid", 'x');
+
+    int nloads = 0;
+    for (uint32_t i = 0; i < mi->nacc; i++) {
+        const MemAccess *a = &mi->acc[i];
+        if ((a->flags & MACC_LOAD) && !(a->flags & (MACC_ATOMIC | MACC_ASYNC | MACC_PREFETCH)) && a->space == SPACE_GLOBAL &&
+            str_eqc(cfg->instr[a->instr]->u.instr.opname, "ld") && cfg_reachable(cfg, cfg->instr_block[a->instr]))
+            nloads++;
+    }
+    if (!nloads) {
+        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads 0, shuffles 0");
+        return false;
+    }
+    Load *loads = calloc((size_t)nloads, sizeof *loads);
+    Cand *cands = calloc((size_t)nloads * (size_t)nloads, sizeof *cands);
+    int *ncand = calloc((size_t)nloads, sizeof *ncand);
+    c.fwd = calloc(cfg->n + 1, 1);
+    c.bwd = calloc(cfg->n + 1, 1);
+    c.stack = calloc((size_t)cfg->n * 4 + 64 + cfg->pred_start[cfg->n + 1] + cfg->succ_start[cfg->n + 1], sizeof *c.stack);
+    int k = 0;
+    for (uint32_t i = 0; i < mi->nacc; i++) {
+        const MemAccess *a = &mi->acc[i];
+        if (!((a->flags & MACC_LOAD) && !(a->flags & (MACC_ATOMIC | MACC_ASYNC | MACC_PREFETCH)) && a->space == SPACE_GLOBAL &&
+              str_eqc(cfg->instr[a->instr]->u.instr.opname, "ld") && cfg_reachable(cfg, cfg->instr_block[a->instr])))
+            continue;
+        Load *l = &loads[k++];
+        l->instr = a->instr, l->acc = i, l->block = cfg->instr_block[a->instr], l->st = cfg->instr[a->instr];
+        classify(fn, mi, a, c.tid, l);
+    }
+
+    /* phase 1: which loads could be destinations at all */
+    for (int d = 0; d < nloads; d++) {
+        if (!loads[d].dst_ok) continue;
+        ncand[d] = candidates(&c, loads, nloads, d, cands + (size_t)d * nloads);
+        for (int j = 0; j < ncand[d] && !loads[d].is_dst; j++)
+            if (proved(&c, loads, d, &cands[(size_t)d * nloads + j])) loads[d].is_dst = true;
+    }
+    /* phase 2: roots only, smallest |N|, up to max-shuffles */
+    ShflSite *sites = calloc((size_t)nloads, sizeof *sites);
+    int nsites = 0;
+    long sum_abs = 0;
+    for (int d = 0; d < nloads; d++) {
+        if (!loads[d].is_dst) continue;
+        Cand *best = NULL;
+        for (int j = 0; j < ncand[d] && !best; j++) {
+            Cand *cd = &cands[(size_t)d * nloads + j];
+            if (loads[cd->src].is_dst) {
+                set_why(&loads[d], WHY_CHAIN, "%s", "");
+                continue;
+            }
+            if (proved(&c, loads, d, cd)) best = cd;
+        }
+        if (!best) continue;
+        if (nsites >= o->max_shuffles) {
+            set_why(&loads[d], WHY_LIMIT, "(%ld)", o->max_shuffles);
+            continue;
+        }
+        if (best->delta != 0 && !version_ok) {
+            loads[d].needs_version = true;
+            continue;
+        }
+        sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits };
+        loads[best->src].uses_as_src++;
+        loads[d].why = WHY_NONE;
+        sum_abs += abs(best->delta);
+        remark(rm, PASS, fn, loads[d].st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s)",
+               best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
+               best->delta, loads[d].bits == 64 ? ", 64-bit: two 32-bit shuffles" : "");
+        loads[d].detail[0] = 1; /* marks: rewritten */
+    }
+    for (int d = 0; d < nloads; d++) {
+        Load *l = &loads[d];
+        if (l->detail[0] == 1) continue;
+        if (l->uses_as_src) continue;
+        if (!l->eligible) remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s", l->skip);
+        else if (!l->dst_ok) remark(rm, PASS, fn, l->st, REMARK_MISSED, "the destination register is used in its own address");
+        else if (l->needs_version)
+            remark(rm, PASS, fn, l->st, REMARK_MISSED, "needs .version 6.2 or later for activemask");
+        else
+            remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s%s%s", why_text(l->why), l->detail[0] ? " " : "", l->detail);
+    }
+    bool row_guard = !known_row_shape(fn);
+    ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard };
+    bool need = false;
+    if (nsites) {
+        need = shfl_emit(fn, sites, nsites, &eo);
+        analysis_invalidate(fn);
+    }
+    remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
+           nsites, nsites ? (double)sum_abs / nsites : 0.0,
+           nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
+    if (c.ps) proof_session_free(c.ps);
+    free(sites), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
+    return need;
+}
+
+static int shuffle_run(Module *m, const PassInvocation *inv, PassContext *ctx)
+{
+    Options o;
+    if (!read_options(inv, ctx->target_sm, &o)) return 1;
+    /* activemask needs PTX ISA 6.2; the rewrite raises .version when the
+     * target allows it (every sm_75+ toolkit accepts 6.2) */
+    bool version_ok = m->version_major < 0 || m->version_major > 6 || (m->version_major == 6 && m->version_minor >= 2);
+    bool can_raise = m->version_major >= 0;
+    bool raise = false;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        Function *fn = m->funcs[i];
+        if (!fn->has_body) continue;
+        if (!fn->is_entry) {
+            remark(ctx->remarks, PASS, fn, NULL, REMARK_MISSED,
+                   "not a kernel: a .func may run several times per thread (calls in a loop), so lanes may meet in different calls");
+            continue;
+        }
+        if (fn->opaque) {
+            remark(ctx->remarks, PASS, fn, NULL, REMARK_MISSED, "function contains code passes cannot reason about; left unchanged");
+            continue;
+        }
+        if (run_function(fn, &o, ctx->remarks, version_ok || can_raise) && !version_ok) raise = true;
+    }
+    if (raise) ir_set_version(m, 6, 2);
+    return 0;
+}
+
+const PassInfo pass_shuffle = {
+    .name = "shuffle",
+    .summary = "replace neighbour global loads with proven warp shuffles (PTXASW)",
+    .function_local = false,
+    .keys = shuffle_keys,
+    .run = shuffle_run,
+};

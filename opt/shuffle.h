@@ -1,0 +1,37 @@
+/* shuffle.h — shuffle synthesis (PTXASW, CC'23; research/seed-003-shuffle.md).
+ *
+ *   --passes='shuffle'                              per-target defaults
+ *   --passes='shuffle<max-delta=31;max-shuffles=64>'
+ *
+ * A global load D whose address, in lane l, equals the address an earlier
+ * load S used in lane l+N (for every input: proved with Z3) takes S's value
+ * with shfl.sync.down (N > 0) or shfl.sync.up (N < 0) by |N|; lanes with no
+ * source lane in the warp, and every lane of an incomplete or divergent
+ * warp, still run the original load (kept, predicated).  N = 0 is a register
+ * copy.  Options:
+ *   max-delta=K     1 <= |N| <= K (0..31).  Default 31 below sm_70 (the
+ *                   paper's setting, where a shuffle beats the slow L1 /
+ *                   texture path), 1 on sm_70 and newer (fast unified L1:
+ *                   the paper measured slowdowns with large |N|).
+ *   max-shuffles=M  at most M rewritten loads per kernel (default: no cap
+ *                   below sm_70, 8 on sm_70 and newer).
+ *   no-corner=1     ablation: drop the fallback load (WRONG results in halo
+ *                   lanes by design; for cost studies only).
+ *   no-load=1       ablation: the destination takes its own lane's source
+ *                   value, no shuffle and no load (WRONG by design).
+ *   timeout-ms=T    Z3 time limit per proof (default 2000); unknown means
+ *                   no rewrite.
+ *   prove=auto|z3   auto (default): a normalisation proof under the
+ *                   no-index-wrap premise accepts the common case in
+ *                   microseconds, Z3 decides the rest; z3: Z3 must prove
+ *                   every accepted pair as well (milliseconds per pair).
+ * The pass may raise .version to 6.2 (activemask), a module-level edit, so
+ * it is not function-local.  Details and reasoning: ptxopt-passes(7). */
+#ifndef PTXOPT_SHUFFLE_H
+#define PTXOPT_SHUFFLE_H
+
+#include "opt/pass.h"
+
+extern const PassInfo pass_shuffle;
+
+#endif
