@@ -288,7 +288,7 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
             return NULL;
         }
     }
-    if (i >= n || t[i].kind != TOKK_WORD) {
+    if (i >= n || (t[i].kind != TOKK_WORD && t[i].kind != TOKK_REG)) { /* names may start with % */
         build_error(c, loc->first_line, loc->first_column, "expected a function name after '%s'", fn->is_entry ? ".entry" : ".func");
         return NULL;
     }
