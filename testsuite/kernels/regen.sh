@@ -22,15 +22,17 @@
 # one of them assembles, so a failed run changes nothing.
 #
 # Environment: NVCC, PTXAS (tools; otherwise PATH, then /usr/local/cuda/bin),
-# JOBS (parallel compilations; default: number of CPUs).
+# JOBS (parallel compilations; default: number of CPUs).  Another corpus
+# (kernelgen/regen.sh) reuses this script with KERNELS_SUBDIR, CORPUS_SUBDIR
+# and STAGE_DIR (relative to SRCDIR; the stage directory is absolute).
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 srcdir=$(cd "${1:-$script_dir/../..}" && pwd)
-kernels_dir=$srcdir/testsuite/kernels
-corpus_dir=$srcdir/testsuite/corpus/nvcc
+kernels_dir=$srcdir/${KERNELS_SUBDIR:-testsuite/kernels}
+corpus_dir=$srcdir/${CORPUS_SUBDIR:-testsuite/corpus/nvcc}
 default_archs="sm_75 sm_80 sm_86 sm_89 sm_90"
-stage_dir=/tmp/ptxopt-corpus-src
+stage_dir=${STAGE_DIR:-/tmp/ptxopt-corpus-src}
 
 die() { echo "regen.sh: error: $*" >&2; exit 1; }
 
