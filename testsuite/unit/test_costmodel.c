@@ -12,19 +12,7 @@
 
 #include "model/costmodel.h"
 
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#include "testsuite/unit/check.h"
 
 static bool near(double a, double b)
 {

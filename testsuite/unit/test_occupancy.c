@@ -15,19 +15,7 @@
 #include "model/arch.h"
 #include "model/occupancy.h"
 
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#include "testsuite/unit/check.h"
 
 static const Arch *arch(const char *name)
 {

@@ -13,19 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                         \
-    do {                                                         \
-        checks++;                                                \
-        if (!(cond)) {                                           \
-            failures++;                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-            printf(__VA_ARGS__);                                 \
-            printf("\n");                                        \
-        }                                                        \
-    } while (0)
+#include "testsuite/unit/check.h"
 
 static Opcode lookup(const char *s) { return opcode_lookup(s, strlen(s)); }
 
