@@ -16,18 +16,7 @@
 #include "emu/internal.h"
 #include "parser/parse.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                         \
-    do {                                                         \
-        checks++;                                                \
-        if (!(cond)) {                                           \
-            failures++;                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-            printf(__VA_ARGS__);                                 \
-            printf("\n");                                        \
-        }                                                        \
-    } while (0)
+#include "testsuite/unit/check.h"
 
 static Module *parse_text(const char *text)
 {

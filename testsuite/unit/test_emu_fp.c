@@ -14,20 +14,7 @@
 #include "emu/fp.h"
 #include "emu/internal.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                         \
-    do {                                                         \
-        checks++;                                                \
-        if (!(cond)) {                                           \
-            failures++;                                          \
-            if (failures < 30) {                                 \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);      \
-                printf(__VA_ARGS__);                             \
-                printf("\n");                                    \
-            }                                                    \
-        }                                                        \
-    } while (0)
+#include "testsuite/unit/check.h"
 
 static uint64_t rng = 0x1234567;
 static uint64_t next(void)

@@ -18,18 +18,7 @@
 
 #include "ir/analysis.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#include "testsuite/unit/check.h"
 
 static double now_s(void)
 {
