@@ -42,6 +42,22 @@ if nvcc:
 else:
     lit_config.warning("nvcc not found: tests that need it are UNSUPPORTED (skipped)")
 
+def toolkit_bin(nvcc):
+    """The bin directory nvcc really runs from: nvcc on PATH may be a
+    launcher script (e.g. /usr/local/bin/nvcc exec'ing the toolkit's)."""
+    import subprocess
+    try:
+        out = subprocess.run([nvcc, "--dryrun", "-x", "cu", "-E", "/dev/null"],
+                             capture_output=True, text=True, timeout=60)
+        for line in (out.stdout + out.stderr).splitlines():
+            if line.startswith("#$ _HERE_="):
+                return line[len("#$ _HERE_="):]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return os.path.dirname(nvcc)
+
+# %cuda_bin: the toolkit's bin directory (holds the real nvcc, nvcc.profile, ptxas)
+config.substitutions.append(("%cuda_bin", toolkit_bin(nvcc) if nvcc else "/nonexistent"))
 config.substitutions.append(("%ptxopt-emu", os.path.join(bindir, "ptxopt-emu")))
 config.substitutions.append(("%ptxopt-tune", os.path.join(bindir, "ptxopt-tune")))
 config.substitutions.append(("%ptxopt-ptxas", os.path.join(bindir, "ptxopt-ptxas")))
