@@ -50,27 +50,31 @@
 
 #define PASS "shuffle"
 
-static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", NULL };
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", "loops", NULL };
 
 typedef struct Options {
     long max_delta, max_shuffles, timeout_ms;
     bool no_corner, no_load;
+    bool loops;         /* sources in loops (with the runtime address check) */
     bool always_z3;     /* prove=z3 */
 } Options;
 
 /* Per-target defaults (research §5, §6.3): before Volta a shuffle beats
  * the slow L1/texture path (the paper's gains: Maxwell, Pascal); Volta and
  * newer have a fast unified L1 (28 cycles against a 22-cycle shuffle) and
- * the paper measured slowdowns with large |N| and many shuffles. */
+ * the paper measured slowdowns with large |N| and many shuffles.  A source
+ * in a loop needs the runtime address check (two more shuffles per load),
+ * which only a slow load path repays: off by default on sm_70 and newer. */
 static bool read_options(const PassInvocation *inv, int sm, Options *o)
 {
     char err[256];
     bool modern = sm == 0 || sm >= 70;
-    long nc = 0, nl = 0;
+    long nc = 0, nl = 0, lp = 0;
     if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, sizeof err) ||
         !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, sizeof err) ||
         !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, sizeof err) ||
-        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err)) {
+        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err) ||
+        !pass_arg_int(inv, "loops", &lp, modern ? 0 : 1, err, sizeof err)) {
         fprintf(stderr, "ptxopt: %s\n", err);
         return false;
     }
@@ -78,7 +82,7 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o)
         fprintf(stderr, "ptxopt: pass '%s': max-delta must be in 0..31, max-shuffles >= 0, timeout-ms > 0\n", PASS);
         return false;
     }
-    o->no_corner = nc != 0, o->no_load = nl != 0;
+    o->no_corner = nc != 0, o->no_load = nl != 0, o->loops = lp != 0;
     const char *pv = pass_arg(inv, "prove");
     if (pv && strcmp(pv, "z3") != 0 && strcmp(pv, "auto") != 0) {
         fprintf(stderr, "ptxopt: pass '%s': prove must be auto or z3\n", PASS);
@@ -93,7 +97,7 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o)
 /* Why a load is not rewritten, in the order the checks advance: the
  * furthest stage reached is the one reported. */
 typedef enum Why {
-    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_CLOBBER, WHY_CLOBBER,
+    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_OFF, WHY_LOOP_CLOBBER, WHY_CLOBBER,
     WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
 } Why;
 
@@ -416,6 +420,8 @@ static const char *why_text(Why w)
     case WHY_NOT_DOMINATED: return "no partner: the candidate source does not execute on every path before it";
     case WHY_ITERATION: return "no partner: the candidate source belongs to another loop iteration";
     case WHY_NO_SHIFT: return "no partner: no earlier load at a constant distance along %tid.x within max-delta";
+    case WHY_LOOP_OFF:
+        return "source in a loop: its runtime address check costs two more shuffles, off by default on sm_70 and newer (loops=1)";
     case WHY_LOOP_CLOBBER:
         return "alias: the source is in a loop that may write its memory (lanes of one warp may run different iterations together)";
     case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
@@ -516,6 +522,10 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
         }
         uint32_t hdr, at;
         bool check = N != 0 && !iterations_together(c, s, &hdr);
+        if (check && !c->o.loops) {
+            set_why(d, WHY_LOOP_OFF, "%s", "");
+            continue;
+        }
         if (check && loop_clobbered(c, s, &at)) {
             set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
