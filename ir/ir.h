@@ -268,7 +268,16 @@ struct Module {
     char target_text[96]; /* storage of `target` (outlives streamed statements) */
     int target_sm;      /* numeric: 90 for sm_90a, 0 when unknown */
     int address_size;   /* 32 / 64, default 64 */
+    struct ModSyms *syms; /* module-level variables by name (modsyms_*), kept
+                             by the parser; survives streaming */
 };
+
+/* Module-level variables by name: the parser adds every top-level
+ * declaration (first one wins); analyses look names up in O(1). */
+typedef struct ModSyms ModSyms;
+void modsyms_add_decl(Module *m, const Decl *d);
+bool modsyms_find(const Module *m, Str name, Str *space);   /* *space: ".global", ".shared", ... */
+void modsyms_free(ModSyms *t);
 
 /* -------------------------------------------------------------- lifecycle */
 

@@ -40,6 +40,7 @@ static MemSpace space_of_decl(Str space)
 }
 
 typedef struct SymTab {
+    const Module *mod;        /* its variables: modsyms */
     StrMap map;               /* name -> index into bases */
     MemBase *bases;
     uint32_t n;
@@ -52,8 +53,9 @@ static void sym_add(SymTab *t, Str name, MemBase b)
     strmap_put(&t->map, name, t->n++);
 }
 
-/* Every symbol a function can name: its parameters, its body's variables,
- * then the module's variables (first declaration wins). */
+/* The symbols a function declares: its parameters, then its body's
+ * variables (first declaration wins); the module's variables are looked up
+ * in the module's own table (modsyms) when a name is not here. */
 static void symtab_build(SymTab *t, Function *fn, Arena *a)
 {
     uint32_t count = 0;
@@ -61,8 +63,7 @@ static void symtab_build(SymTab *t, Function *fn, Arena *a)
     FOR_EACH_BLOCK(blk, fn)
         FOR_EACH_STMT(s, blk)
             if (s->kind == STMT_DECL && !str_eqc(s->u.decl->space, ".reg")) count += s->u.decl->ndecl;
-    for (Stmt *s = fn->mod->first; s; s = s->next)
-        if (s->kind == STMT_DECL) count += s->u.decl->ndecl;
+    t->mod = fn->mod;
     strmap_init(&t->map, a, count);
     t->bases = ARENA_ARRAY(a, MemBase, count + 1);
     t->n = 0;
@@ -85,15 +86,6 @@ static void symtab_build(SymTab *t, Function *fn, Arena *a)
                     b.name = s->u.decl->decls[k].name;
                     sym_add(t, b.name, b);
                 }
-    for (Stmt *s = fn->mod->first; s; s = s->next)
-        if (s->kind == STMT_DECL)
-            for (uint32_t k = 0; k < s->u.decl->ndecl; k++) {
-                MemBase b = { 0 };
-                b.kind = BASE_VAR;
-                b.space = (uint8_t)space_of_decl(s->u.decl->space);
-                b.name = s->u.decl->decls[k].name;
-                sym_add(t, b.name, b);
-            }
 }
 
 /* What a symbol operand names: a variable or parameter (BASE_VAR), or
@@ -101,7 +93,14 @@ static void symtab_build(SymTab *t, Function *fn, Arena *a)
 static MemBase symbol_base(const SymTab *t, Str name)
 {
     uint32_t k = strmap_get(&t->map, name);
-    return k == ANA_NONE ? (MemBase){ 0 } : t->bases[k];
+    if (k != ANA_NONE) return t->bases[k];
+    Str space;
+    if (!modsyms_find(t->mod, name, &space)) return (MemBase){ 0 };
+    MemBase b = { 0 };
+    b.kind = BASE_VAR;
+    b.space = (uint8_t)space_of_decl(space);
+    b.name = name;
+    return b;
 }
 
 static bool base_eq(const MemBase *a, const MemBase *b)
@@ -243,7 +242,7 @@ static int address_operand(const Instr *in)
 static MemInfo *memory_build(Function *fn)
 {
     Arena *a = ana_arena(fn);
-    MemCtx x = { fn, cfg_get(fn), ssa_get(fn), NULL, { { 0 }, NULL, 0 } };
+    MemCtx x = { .fn = fn, .c = cfg_get(fn), .s = ssa_get(fn) };
     const Ssa *s = x.s;
     const Cfg *c = x.c;
     MemInfo *mi = ARENA_NEW(a, MemInfo);

@@ -579,6 +579,11 @@ static bool known_row_shape(const Function *fn)
 /* Returns true when the function needs activemask (.version >= 6.2). */
 static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok)
 {
+    /* The analyses of this kernel go to the module arena after this mark
+     * and are released before the rewrite: a module of thousands of
+     * kernels then needs the analyses of one at a time, not of all. */
+    analysis_invalidate(fn);
+    ArenaMark analyses = arena_mark(&fn->mod->arena);
     const Cfg *cfg = cfg_get(fn);
     const MemInfo *mi = memory_get(fn);
     const ValueTerms *vt = vterms_get(fn);
@@ -594,6 +599,8 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     }
     if (!nloads) {
         remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads 0, shuffles 0");
+        analysis_invalidate(fn);
+        arena_release(&fn->mod->arena, analyses);
         return false;
     }
     Load *loads = calloc((size_t)nloads, sizeof *loads);
@@ -668,15 +675,14 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     }
     bool row_guard = !known_row_shape(fn);
     ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard };
-    bool need = false;
-    if (nsites) {
-        need = shfl_emit(fn, sites, nsites, &eo);
-        analysis_invalidate(fn);
-    }
+    /* nothing below reads the analyses, their terms or the proofs */
+    if (c.ps) proof_session_free(c.ps);
+    analysis_invalidate(fn);
+    arena_release(&fn->mod->arena, analyses);
+    bool need = nsites && shfl_emit(fn, sites, nsites, &eo);
     remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
            nsites, nsites ? (double)sum_abs / nsites : 0.0,
            nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
-    if (c.ps) proof_session_free(c.ps);
     free(sites), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
     return need;
 }

@@ -138,6 +138,7 @@ Stmt *build_new_stmt(ParseCtx *c, int kind, const PtxLoc *loc)
 static void top_append(ParseCtx *c, Stmt *s)
 {
     c->items_seen++;
+    if (s->kind == STMT_DECL) modsyms_add_decl(c->m, s->u.decl);
     s->prev = c->m->last;
     if (c->m->last) c->m->last->next = s; else c->m->first = s;
     c->m->last = s;
