@@ -1,7 +1,8 @@
 #!/bin/bash
 # throughput.sh SRCDIR PTXOPT — parse+print throughput and peak memory of
 # ptxopt (no passes) on the largest corpus file and on a >= 50 MB file
-# built from corpus functions.  Budget (DESIGN.md): >= 100 MB/s, peak RSS
+# built from corpus functions, then the analyses and the shuffle pass on it.
+# Budget (DESIGN.md): >= 100 MB/s, peak RSS
 # <= 10x the input.  Prints figures; asserts nothing (machines are noisy).
 set -euo pipefail
 src=$1 ptxopt=$2
@@ -38,5 +39,22 @@ print(f"  whole process {secs:.2f} s = {mb/max(secs,1e-3):.0f} MB/s incl. read/w
 print(f"  peak RSS {rss/1024:.1f} MiB; above the baseline {(rss-base)/1024:.1f} MiB = {(rss-base)*1024/b:.1f}x the input (budget <= 10x)")
 PY
 }
+passes() {  # the analyses and the shuffle pass (whole-module mode), broadest options
+    local f=$1 p='shuffle<max-delta=31;max-shuffles=1000;loops=1>'
+    local bytes; bytes=$(stat -c %s "$f")
+    /usr/bin/time -f "%e %M" -o "$tmp/t" "$ptxopt" --stats --passes="$p" "$f" -o "$tmp/out.ptx" 2>"$tmp/stats"
+    read -r secs kb <"$tmp/t"
+    python3 - "$f" "$bytes" "$kb" "$tmp/stats" "$base_kb" "$p" <<'PY'
+import re, sys
+f, b, rss, stats, base, p = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6]
+st = open(stats).read()
+ms = float(re.search(r"passes ([\d.]+) ms", st).group(1))
+mb = b / 1e6
+print(f"{f.split('/')[-1]} with --passes='{p}':")
+print(f"  passes {ms:.0f} ms = {mb/(ms/1e3):.0f} MB/s (budget >= 20); peak RSS above the baseline "
+      f"{(rss-base)/1024:.1f} MiB = {(rss-base)*1024/b:.1f}x the input (budget <= 10x)")
+PY
+}
 run "$largest" 5
 run "$tmp/big.ptx" 3
+passes "$tmp/big.ptx"
