@@ -232,7 +232,7 @@ def main():
     print("L, S, mean|N|: the pass's remark; then per launched warp, original -> rewritten:")
     print("shfl = shuffles issued, global-load sectors (32 B) and requests;"
           " full-warp launch | partial-warp launch")
-    print("%-15s %-9s %3s %3s %6s | %5s %5s %16s %15s | %5s %16s %15s | %s"
+    print("%-15s %-9s %3s %3s %6s | %5s %5s %18s %16s | %5s %18s %16s | %s"
           % ("kernel", "set", "L", "S", "mean|N|", "warps", "shfl", "sectors", "requests",
              "warps", "sectors", "requests", "check"))
     bad = 0
@@ -276,7 +276,7 @@ def main():
             verdict = "ok (no rewritten load runs)"
         if problems:
             bad += 1
-        print("%-15s %-9s %3d %3d %6.2f | %5d %5.2f %16s %15s | %5d %16s %15s | %s"
+        print("%-15s %-9s %3d %3d %6.2f | %5d %5.2f %18s %16s | %5d %18s %16s | %s"
               % (k, sset, loads, shuf, mean, w, h, arrow(s0, s1), arrow(r0, r1),
                  pw, arrow(ps0, ps1), arrow(pr0, pr1), verdict))
     if a.check and bad:
