@@ -324,11 +324,25 @@ void exec_int(Exec *x, const EInst *I, uint32_t em)
         }
         return;
     }
+    /* An undefined operand is an arbitrary value, not a contagious one: a
+     * defined operand that decides every bit (0 for and, all ones for or)
+     * makes the result defined, e.g. `or.pred %fb, %fb, %bad` where %fb is
+     * true and %bad was computed from a shuffle of an absent lane. */
     case EK_AND:
-        FOR_LANES(l, em) opw(x, d, l, opv(x, a, l) & opv(x, b, l) & mk, psn2(opp(x, a, l), opp(x, b, l)));
+        FOR_LANES(l, em) {
+            uint64_t va = opv(x, a, l) & mk, vb = opv(x, b, l) & mk;
+            uint32_t pa = opp(x, a, l), pb = opp(x, b, l);
+            bool decided = (!pa && va == 0) || (!pb && vb == 0);
+            opw(x, d, l, va & vb, decided ? 0 : psn2(pa, pb));
+        }
         return;
     case EK_OR:
-        FOR_LANES(l, em) opw(x, d, l, (opv(x, a, l) | opv(x, b, l)) & mk, psn2(opp(x, a, l), opp(x, b, l)));
+        FOR_LANES(l, em) {
+            uint64_t va = opv(x, a, l) & mk, vb = opv(x, b, l) & mk;
+            uint32_t pa = opp(x, a, l), pb = opp(x, b, l);
+            bool decided = (!pa && va == mk) || (!pb && vb == mk);
+            opw(x, d, l, va | vb, decided ? 0 : psn2(pa, pb));
+        }
         return;
     case EK_XOR:
         FOR_LANES(l, em) opw(x, d, l, (opv(x, a, l) ^ opv(x, b, l)) & mk, psn2(opp(x, a, l), opp(x, b, l)));

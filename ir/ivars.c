@@ -48,6 +48,43 @@ static SsaValue through_moves(const IvCtx *x, SsaValue v)
     return v;
 }
 
+static bool is_integer_op(const Instr *in)
+{
+    Str t = instr_type(in);
+    return t.len && !type_is_float(t) && !str_eqc(t, ".pred");
+}
+
+/* Is SSA value v invariant in loop L?  Defined outside L, or inside it by
+ * an unguarded pure integer instruction whose register operands are
+ * invariant themselves (nvcc recomputes a stride such as
+ * `mul.wide.s32 %rd33, %r15, 4` in the loop body it is used in). */
+static bool value_invariant(const IvCtx *x, SsaValue v, uint32_t loop, int depth)
+{
+    if (v == ANA_NONE) return false;
+    const SsaVal *sv = &x->s->v[v];
+    if (sv->kind == SSA_ENTRY || !loop_contains(x->li, loop, sv->block)) return true;
+    if (depth > 8 || sv->kind != SSA_DEF) return false;
+    const Instr *in = def_instr(x, v);
+    if (!in || in->guard || !is_integer_op(in) || instr_has_mod(in, ".cc")) return false;
+    switch (in->op) {
+    case OP_mov: case OP_cvt: case OP_add: case OP_sub: case OP_mul: case OP_mad: case OP_shl: case OP_shr:
+    case OP_and: case OP_or: case OP_xor: case OP_neg: case OP_not: case OP_cvta: break;
+    default: return false;
+    }
+    uint32_t i = sv->instr;
+    for (int k = 1; k < in->nops; k++) {
+        const Operand *o = &in->ops[k];
+        if (o->kind == OPND_INT) continue;
+        if (o->kind != OPND_REG || !o->u.reg) return false;
+        if (o->u.reg->special) {
+            if (special_is_volatile(o->u.reg->name)) return false;
+            continue;
+        }
+        if (!value_invariant(x, ssa_operand_value(x->s, i, k), loop, depth + 1)) return false;
+    }
+    return true;
+}
+
 /* Is operand k of the write `v` invariant in loop L?  *imm set for immediates. */
 static bool operand_invariant(const IvCtx *x, uint32_t instr, int k, uint32_t loop, bool *is_imm, int64_t *imm)
 {
@@ -62,10 +99,7 @@ static bool operand_invariant(const IvCtx *x, uint32_t instr, int k, uint32_t lo
     }
     if (o->kind != OPND_REG || !o->u.reg) return false;
     if (o->u.reg->special) return !special_is_volatile(o->u.reg->name);
-    SsaValue v = ssa_operand_value(x->s, instr, k);
-    if (v == ANA_NONE) return false;
-    const SsaVal *sv = &x->s->v[v];
-    return sv->kind == SSA_ENTRY || !loop_contains(x->li, loop, sv->block);
+    return value_invariant(x, ssa_operand_value(x->s, instr, k), loop, 0);
 }
 
 /* Sign-extend an immediate to the instruction's type width. */
@@ -119,12 +153,6 @@ static bool is_grid_stride(const IvCtx *x, SsaValue step)
     c1 = c2 = 0;
     if (is_special(x, i, 1, "%nctaid", &c1) && is_special(x, i, 2, "%ntid", &c2)) return c1 == c2;
     return false;
-}
-
-static bool is_integer_op(const Instr *in)
-{
-    Str t = instr_type(in);
-    return t.len && !type_is_float(t) && !str_eqc(t, ".pred");
 }
 
 /* Basic IV at header phi p of loop L. */

@@ -18,9 +18,14 @@
  * Legality (research §6.2, issue 6 item 2):
  *   - S dominates D (block dominance, or earlier in the same block) and D
  *     lies in S's innermost loop (same iteration);
- *   - for N != 0, S is not inside any loop, and the function is a kernel:
- *     under independent thread scheduling lanes can meet at one pc in
- *     different iterations with a full activemask (see iterations_together);
+ *   - the function is a kernel (a .func may run several times per thread);
+ *   - for N != 0 with S inside a loop (or any cycle): under independent
+ *     thread scheduling lanes can meet at one pc in different iterations
+ *     with a full activemask (see iterations_together), so the template
+ *     also shuffles S's address and falls back to the load where it is not
+ *     D's address (runtime address check), and for a plain load nothing in
+ *     S's outermost loop may write S's memory (the value another lane
+ *     loaded in another iteration is then still the value in memory);
  *   - no store, atomic, call, barrier or fence that may write S's memory on
  *     a path from S to D, unless S is immutable (ld.global.nc, or a
  *     read-only parameter); only stores to another declared variable are
@@ -45,27 +50,31 @@
 
 #define PASS "shuffle"
 
-static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", NULL };
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", "loops", NULL };
 
 typedef struct Options {
     long max_delta, max_shuffles, timeout_ms;
     bool no_corner, no_load;
+    bool loops;         /* sources in loops (with the runtime address check) */
     bool always_z3;     /* prove=z3 */
 } Options;
 
 /* Per-target defaults (research §5, §6.3): before Volta a shuffle beats
  * the slow L1/texture path (the paper's gains: Maxwell, Pascal); Volta and
  * newer have a fast unified L1 (28 cycles against a 22-cycle shuffle) and
- * the paper measured slowdowns with large |N| and many shuffles. */
+ * the paper measured slowdowns with large |N| and many shuffles.  A source
+ * in a loop needs the runtime address check (two more shuffles per load),
+ * which only a slow load path repays: off by default on sm_70 and newer. */
 static bool read_options(const PassInvocation *inv, int sm, Options *o)
 {
     char err[256];
     bool modern = sm == 0 || sm >= 70;
-    long nc = 0, nl = 0;
+    long nc = 0, nl = 0, lp = 0;
     if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, sizeof err) ||
         !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, sizeof err) ||
         !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, sizeof err) ||
-        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err)) {
+        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err) ||
+        !pass_arg_int(inv, "loops", &lp, modern ? 0 : 1, err, sizeof err)) {
         fprintf(stderr, "ptxopt: %s\n", err);
         return false;
     }
@@ -73,7 +82,7 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o)
         fprintf(stderr, "ptxopt: pass '%s': max-delta must be in 0..31, max-shuffles >= 0, timeout-ms > 0\n", PASS);
         return false;
     }
-    o->no_corner = nc != 0, o->no_load = nl != 0;
+    o->no_corner = nc != 0, o->no_load = nl != 0, o->loops = lp != 0;
     const char *pv = pass_arg(inv, "prove");
     if (pv && strcmp(pv, "z3") != 0 && strcmp(pv, "auto") != 0) {
         fprintf(stderr, "ptxopt: pass '%s': prove must be auto or z3\n", PASS);
@@ -88,7 +97,7 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o)
 /* Why a load is not rewritten, in the order the checks advance: the
  * furthest stage reached is the one reported. */
 typedef enum Why {
-    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_DIVERGENT, WHY_CLOBBER,
+    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_OFF, WHY_LOOP_CLOBBER, WHY_CLOBBER,
     WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
 } Why;
 
@@ -388,6 +397,7 @@ static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, 
 typedef struct Cand {
     uint32_t src;      /* index into loads */
     int delta;
+    bool check;        /* needs the runtime address check (S in a loop) */
     int8_t proved;     /* -1 not yet, 0 failed, 1 proved */
 } Cand;
 
@@ -410,8 +420,10 @@ static const char *why_text(Why w)
     case WHY_NOT_DOMINATED: return "no partner: the candidate source does not execute on every path before it";
     case WHY_ITERATION: return "no partner: the candidate source belongs to another loop iteration";
     case WHY_NO_SHIFT: return "no partner: no earlier load at a constant distance along %tid.x within max-delta";
-    case WHY_LOOP_DIVERGENT:
-        return "source inside a loop: lanes of one warp may run different iterations together (independent thread scheduling)";
+    case WHY_LOOP_OFF:
+        return "source in a loop: its runtime address check costs two more shuffles, off by default on sm_70 and newer (loops=1)";
+    case WHY_LOOP_CLOBBER:
+        return "alias: the source is in a loop that may write its memory (lanes of one warp may run different iterations together)";
     case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
     case WHY_PROOF_REFUTED: return "proof failed";
     case WHY_PROOF_UNKNOWN: return "proof unknown (time limit, or built without Z3)";
@@ -427,16 +439,47 @@ static const char *why_text(Why w)
  * different iterations and meet at the same pc (the emulator's ITS policy
  * does exactly that, even in loops without lane-dependent branches); then
  * lane l+N's copy of S comes from another iteration.  Outside loops each
- * instruction of a kernel runs at most once per thread, so the source must
- * not be inside a loop (D may be: S's value is then the same in every
- * iteration, and an address that equals A(tid+N) cannot depend on the
- * iteration).  *hdr: the header of S's innermost loop. */
+ * instruction of a kernel runs at most once per thread, and the shuffled
+ * value is S's only one (D may be in a loop: S's value is then the same in
+ * every iteration, and an address that equals A(tid+N) cannot depend on
+ * the iteration).  In an irreducible CFG cycles need not be loops: every
+ * source is treated as repeated.  *hdr: the header of S's innermost loop,
+ * or ANA_NONE. */
 static bool iterations_together(const Ctx *c, const Load *s, uint32_t *hdr)
 {
     uint32_t l = c->li->innermost[s->block];
-    if (l == ANA_NONE) return true;
-    *hdr = c->li->loops[l].header;
+    *hdr = l == ANA_NONE ? ANA_NONE : c->li->loops[l].header;
+    return l == ANA_NONE && !c->li->irreducible;
+}
+
+/* A repeated source S: may anything that runs while another lane of the
+ * warp goes from its S to D write S's memory?  That is any instruction of
+ * S's outermost loop (the whole function when the CFG is irreducible);
+ * code before the loop can only race with the other lane's load, which
+ * the program's own semantics already leave undefined. */
+static bool loop_clobbered(Ctx *c, const Load *s, uint32_t *at)
+{
+    if (s->immutable) return false;
+    const Cfg *g = c->cfg;
+    uint32_t l = c->li->innermost[s->block];
+    if (l == ANA_NONE || c->li->irreducible) return clobber_in_range(c, s, 0, g->block_instr[g->n], at);
+    while (c->li->loops[l].parent != ANA_NONE) l = c->li->loops[l].parent;
+    const Loop *lp = &c->li->loops[l];
+    for (uint32_t k = 0; k < lp->nblocks; k++) {
+        uint32_t b = lp->blocks[k];
+        if (clobber_in_range(c, s, g->block_instr[b], g->block_instr[b + 1], at)) return true;
+    }
     return false;
+}
+
+/* The address of a load, when it is [reg] or [reg+imm] with a 32- or 64-bit
+ * register (what the runtime address check can copy and compare). */
+static bool reg_address(const Stmt *st)
+{
+    const Operand *a = &st->u.instr.ops[1];
+    if (a->kind != OPND_ADDR || a->n != 1 || a->u.elems[0].kind != OPND_REG) return false;
+    const Reg *r = a->u.elems[0].u.reg;
+    return !r->special && !r->vec && !a->u.elems[0].comp && (r->cls == RC_B64 || r->cls == RC_B32);
 }
 
 static bool dominates(const Ctx *c, const Load *s, const Load *d)
@@ -461,11 +504,6 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             set_why(d, WHY_TYPE, "(load at line %u)", s->st->line);
             continue;
         }
-        uint32_t sl = c->li->innermost[s->block];
-        if (sl != ANA_NONE && !loop_contains(c->li, sl, d->block)) {
-            set_why(d, WHY_ITERATION, "(load at line %u)", s->st->line);
-            continue;
-        }
         int64_t N = 0;
         /* the same address (hash-consed) is N = 0 even where term_solve_shift
          * cannot see %tid.x linearly, e.g. a[idx[i]] loaded twice */
@@ -474,18 +512,33 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             set_why(d, WHY_NO_SHIFT, "%s", "");
             continue;
         }
-        uint32_t hdr;
-        if (N != 0 && !iterations_together(c, s, &hdr)) {
-            set_why(d, WHY_LOOP_DIVERGENT, "(loop at line %u)", ir_block_first_instr(c->cfg->blocks[hdr]) ?
-                    ir_block_first_instr(c->cfg->blocks[hdr])->line : 0);
+        /* D after S's loop: S's copy is from the lane's last iteration that
+         * reached S, and the address registers may have moved on since;
+         * the terms cannot tell, only the runtime check can (N != 0) */
+        uint32_t sl = c->li->innermost[s->block];
+        if (N == 0 && sl != ANA_NONE && !loop_contains(c->li, sl, d->block)) {
+            set_why(d, WHY_ITERATION, "(load at line %u)", s->st->line);
             continue;
         }
-        uint32_t at;
+        uint32_t hdr, at;
+        bool check = N != 0 && !iterations_together(c, s, &hdr);
+        if (check && !c->o.loops) {
+            set_why(d, WHY_LOOP_OFF, "%s", "");
+            continue;
+        }
+        if (check && loop_clobbered(c, s, &at)) {
+            set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
+            continue;
+        }
+        if (check && !(reg_address(s->st) && reg_address(d->st))) {
+            set_why(d, WHY_LOOP_CLOBBER, "(address of line %u or %u is not [register+offset])", s->st->line, d->st->line);
+            continue;
+        }
         if (clobbered_between(c, s, d, &at)) {
             set_why(d, WHY_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
-        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .proved = -1 };
+        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .proved = -1 };
     }
     /* insertion sort by |N|, then by source order (stable) */
     for (int i = 1; i < n; i++) {
@@ -591,13 +644,15 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
             loads[d].needs_version = true;
             continue;
         }
-        sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits };
+        sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits,
+                                        .check = best->check };
         loads[best->src].uses_as_src++;
         loads[d].why = WHY_NONE;
         sum_abs += abs(best->delta);
-        remark(rm, PASS, fn, loads[d].st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s)",
+        remark(rm, PASS, fn, loads[d].st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
                best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
-               best->delta, loads[d].bits == 64 ? ", 64-bit: two 32-bit shuffles" : "");
+               best->delta, loads[d].bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
+               best->check ? ", source in a loop: runtime address check" : "");
         loads[d].detail[0] = 1; /* marks: rewritten */
     }
     for (int d = 0; d < nloads; d++) {

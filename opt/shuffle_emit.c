@@ -15,6 +15,19 @@
  *                         @%fb ld.global... %fD, [aD];   (the original load)
  *   N = 0:                mov.b32 %fD, %pw;        (the load is removed)
  *
+ * A source in a loop (runtime address check): lanes may meet at D in
+ * different iterations, so S's address is copied too (before S, which may
+ * overwrite its own base register), shuffled with the value, and compared
+ * with D's:
+ *   before S:             add.s64 %sa, %rS, offS;  mov.b64 {%alo,%ahi}, %sa;
+ *   at D, after or.pred:  add.s64 %da, %rD, offD;
+ *                         shfl.sync.* %glo|%inc, %alo, ...;  (and %ahi)
+ *                         mov.b64 %ga, {%glo,%ghi};
+ *                         setp.ne.u64 %bad, %ga, %da;
+ *                         or.pred %fb, %fb, %bad;
+ * (32-bit addresses: one shuffle, setp.ne.u32.)  A lane whose neighbour
+ * loaded another address takes the original load.
+ *
  * 64-bit values: the copy is split once (mov.b64 {%lo,%hi}, %fS), each
  * half is shuffled and the halves are joined (mov.b64 %fD, {..}) before
  * the fallback load.  No branch is ever added: the shuffle runs in every
@@ -29,6 +42,7 @@
 typedef struct SrcCopy {
     Stmt *src;
     Reg *lo, *hi;      /* 32-bit: lo only */
+    Reg *alo, *ahi;    /* the address, for the runtime check (NULL until needed) */
 } SrcCopy;
 
 static Stmt *add_before(Stmt *pos, Stmt *s) { ir_insert_before(pos, s); return s; }
@@ -68,6 +82,7 @@ static SrcCopy *copy_of(Function *fn, SrcCopy *copies, int *n, Stmt *src, int bi
     Operand dst = src->u.instr.ops[0];
     c->lo = ir_fresh_reg(fn, ".b32");
     c->hi = NULL;
+    c->alo = c->ahi = NULL;
     if (bits == 32) {
         add_after(src, instr2(fn, "mov.b32", ir_op_reg(c->lo), dst));
     } else {
@@ -76,6 +91,49 @@ static SrcCopy *copy_of(Function *fn, SrcCopy *copies, int *n, Stmt *src, int bi
         add_after(src, instr2(fn, "mov.b64", ir_op_vec(m, halves, 2), dst));
     }
     return c;
+}
+
+/* reg+off of a [reg+off] address operand, into a fresh register of the
+ * register's width, before pos. */
+static Reg *address_value(Function *fn, Stmt *pos, const Operand *addr)
+{
+    const Operand *base = &addr->u.elems[0];
+    bool wide = base->u.reg->cls == RC_B64;
+    Reg *r = ir_fresh_reg(fn, wide ? ".b64" : ".b32");
+    if (addr->value == 0)
+        add_before(pos, instr2(fn, wide ? "mov.b64" : "mov.b32", ir_op_reg(r), *base));
+    else
+        add_before(pos, instr3(fn, wide ? "add.s64" : "add.s32", ir_op_reg(r), *base, ir_op_int(fn->mod, addr->value)));
+    return r;
+}
+
+/* The source's address as 32-bit halves, computed once before the source. */
+static void copy_address(Function *fn, SrcCopy *c)
+{
+    if (c->alo) return;
+    const Operand *addr = &c->src->u.instr.ops[1], *base = &addr->u.elems[0];
+    if (base->u.reg->cls != RC_B64) {
+        c->alo = address_value(fn, c->src, addr);
+        return;
+    }
+    Operand whole = addr->value == 0 ? *base : ir_op_reg(address_value(fn, c->src, addr));
+    c->alo = ir_fresh_reg(fn, ".b32");
+    c->ahi = ir_fresh_reg(fn, ".b32");
+    Operand halves[2] = { ir_op_reg(c->alo), ir_op_reg(c->ahi) };
+    add_before(c->src, instr2(fn, "mov.b64", ir_op_vec(fn->mod, halves, 2), whole));
+}
+
+static Stmt *shuffle(Function *fn, const char *op, Operand out, Reg *pred, Reg *in, int n, int clamp, Reg *mask)
+{
+    Stmt *sh = ir_new_instr(fn, op, 5);
+    /* the output predicate is a sink into the consumed %inc (as the
+     * artifact does): reading it would add a dependency */
+    sh->u.instr.ops[0] = ir_op_pair(fn->mod, out, ir_op_reg(pred));
+    sh->u.instr.ops[1] = ir_op_reg(in);
+    sh->u.instr.ops[2] = ir_op_int(fn->mod, n);
+    sh->u.instr.ops[3] = ir_op_int(fn->mod, clamp);
+    sh->u.instr.ops[4] = ir_op_reg(mask);
+    return sh;
 }
 
 bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOptions *o)
@@ -144,21 +202,31 @@ bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOp
         int clamp = st->delta > 0 ? 31 : 0;
         Reg *halves_in[2] = { c->lo, c->hi };
         Reg *halves_out[2] = { NULL, NULL };
+        Reg *da = st->check ? address_value(fn, d, &d->u.instr.ops[1]) : NULL;
         for (int h = 0; h < (st->bits == 64 ? 2 : 1); h++) {
             Operand out = st->bits == 32 ? dst : ir_op_reg(halves_out[h] = ir_fresh_reg(fn, ".b32"));
-            Stmt *sh = ir_new_instr(fn, op, 5);
-            /* the output predicate is a sink into the consumed %inc (as the
-             * artifact does): reading it would add a dependency */
-            sh->u.instr.ops[0] = ir_op_pair(m, out, ir_op_reg(inc));
-            sh->u.instr.ops[1] = ir_op_reg(halves_in[h]);
-            sh->u.instr.ops[2] = ir_op_int(m, n);
-            sh->u.instr.ops[3] = ir_op_int(m, clamp);
-            sh->u.instr.ops[4] = ir_op_reg(mask);
-            add_before(d, sh);
+            add_before(d, shuffle(fn, op, out, inc, halves_in[h], n, clamp, mask));
         }
         if (st->bits == 64) {
             Operand hv[2] = { ir_op_reg(halves_out[0]), ir_op_reg(halves_out[1]) };
             add_before(d, instr2(fn, "mov.b64", dst, ir_op_vec(m, hv, 2)));
+        }
+        if (da) {
+            copy_address(fn, c);
+            Reg *bad = ir_fresh_reg(fn, ".pred");
+            if (!c->ahi) {
+                Reg *got = ir_fresh_reg(fn, ".b32");
+                add_before(d, shuffle(fn, op, ir_op_reg(got), inc, c->alo, n, clamp, mask));
+                add_before(d, instr3(fn, "setp.ne.u32", ir_op_reg(bad), ir_op_reg(got), ir_op_reg(da)));
+            } else {
+                Reg *glo = ir_fresh_reg(fn, ".b32"), *ghi = ir_fresh_reg(fn, ".b32"), *got = ir_fresh_reg(fn, ".b64");
+                add_before(d, shuffle(fn, op, ir_op_reg(glo), inc, c->alo, n, clamp, mask));
+                add_before(d, shuffle(fn, op, ir_op_reg(ghi), inc, c->ahi, n, clamp, mask));
+                Operand gv[2] = { ir_op_reg(glo), ir_op_reg(ghi) };
+                add_before(d, instr2(fn, "mov.b64", ir_op_reg(got), ir_op_vec(m, gv, 2)));
+                add_before(d, instr3(fn, "setp.ne.u64", ir_op_reg(bad), ir_op_reg(got), ir_op_reg(da)));
+            }
+            add_before(d, instr3(fn, "or.pred", ir_op_reg(fb), ir_op_reg(fb), ir_op_reg(bad)));
         }
         if (o->no_corner) {
             ir_remove(d);

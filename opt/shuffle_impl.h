@@ -14,6 +14,9 @@ typedef struct ShflSite {
     Stmt *src, *dst;
     int delta;
     int bits;          /* 32 or 64 */
+    bool check;        /* runtime address check: src may have run in another
+                          iteration in the source lane (src in a loop); both
+                          addresses are [reg] or [reg+imm] */
 } ShflSite;
 
 typedef struct ShflEmitOptions {
