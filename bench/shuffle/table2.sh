@@ -105,7 +105,7 @@ while read -r k lang ps pl pm pt notes; do
   printf '%-11s | %7s %5s %11s | %13s %6s | %7s %5s %8s | %-5s | %s\n' \
     "$k" "$ps/$pl" "$pm" "$pt" "$es/$eb ($et)" "$em" "$os/$ol" "$om" "$best" "$notes" "$why"
   sp=$((sp + ps)) lp=$((lp + pl)) se=$((se + es)) le=$((le + eb)) lt=$((lt + et)) so=$((so + os)) lo=$((lo + ol))
-  msum=$(awk -v a="$msum" -v b="$best" 'BEGIN {print a + b}')
+  msum=$(awk -v a="$msum" -v b="$best" 'BEGIN {printf "%.2f", a + b}')
 done < "$tmp/paper"
 echo "$line"
 printf '%-11s | %7s %5s %11s | %13s %6s | %7s %5s %8s |\n' sum "$sp/$lp" '' 372.050s "$se/$le ($lt)" '' "$so/$lo" '' "$msum"
