@@ -146,6 +146,19 @@ static bool reg_in_operand(const Operand *o, const Reg *r)
     return false;
 }
 
+/* A loop-carried value or merge the terms do not model (not an induction
+ * variable): an address through it may well depend on %tid.x. */
+static const Term *unmodelled_atom(const Term *a, int depth)
+{
+    if (depth > 64) return NULL;
+    if (a->op == T_ATOM) return a->atom == ATOM_LOOPVAL || a->atom == ATOM_PHI ? a : NULL;
+    for (uint32_t i = 0; i < a->n; i++) {
+        const Term *t = unmodelled_atom(a->args[i], depth + 1);
+        if (t) return t;
+    }
+    return NULL;
+}
+
 static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const Term *tid, Load *l)
 {
     const Instr *in = &l->st->u.instr;
@@ -167,7 +180,10 @@ static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const 
     else if (reg_bits(in->ops[0].u.reg) != l->bits)
         l->skip = "destination register is wider than the loaded type";
     else if (!l->addr) l->skip = "address not modelled";
-    else if (!tid || !term_mentions(l->addr, tid)) l->skip = "address does not depend on %tid.x (warp-uniform)";
+    else if (!tid || !term_mentions(l->addr, tid))
+        l->skip = unmodelled_atom(l->addr, 0)
+                      ? "address not tid-affine: it goes through a loop-carried value or merge that is not an induction variable"
+                      : "address does not depend on %tid.x (warp-uniform)";
     l->eligible = l->skip == NULL;
     l->dst_ok = l->eligible && !reg_in_operand(&in->ops[1], in->ops[0].u.reg);
     (void)fn;
