@@ -1,7 +1,7 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
-	bench/shuffle/table2.sh bench/shuffle/sectors.py
-BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors
+	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -16,4 +16,6 @@ bench-table2: ptxopt$(EXEEXT)
 bench-sectors: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/shuffle/sectors.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
 	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir)
+bench-prove: ptxopt$(EXEEXT)
+	@sh $(srcdir)/bench/shuffle/provetime.sh $(abs_top_builddir)/ptxopt$(EXEEXT)
 .PHONY: bench $(BENCH_TARGETS)

@@ -459,6 +459,18 @@ ProofResult proof_equal_assuming(ProofSession *ps, const Term *premise, const Te
                                  size_t cexcap);
 /* Prove a 1-bit term is 1 for every input. */
 ProofResult proof_valid(ProofSession *ps, const Term *cond, char *cex, size_t cexcap);
+/* Claims premise_i -> x_i == y_i (premise NULL: none) decided in one
+ * solver query when all hold, else each on its own; out[i] gets each
+ * result, cex (optional, n slots of cexcap chars) their counterexamples.
+ * Always asks the solver, never the normal form alone (a check of the
+ * callers' own normalisation); without Z3 everything is PROOF_UNKNOWN.
+ * Returns PROOF_PROVED when all are proved, else REFUTED if any is. */
+typedef struct ProofClaim {
+    const Term *premise, *x, *y;
+} ProofClaim;
+ProofResult proof_all(ProofSession *ps, const ProofClaim *claims, uint32_t n, ProofResult *out, char *cex, size_t cexcap);
+/* Solver queries the session has made (normal-form answers are free). */
+unsigned proof_session_queries(const ProofSession *ps);
 /* One-shot convenience (a session of its own). */
 ProofResult term_prove_equal(TermTable *tt, const Term *x, const Term *y, unsigned timeout_ms, char *cex, size_t cexcap);
 bool proof_available(void);           /* built with Z3 */

@@ -5,10 +5,17 @@
  * argument widths = same function), comparisons and ITE conditions are
  * one-bit vectors.  Division by zero has no defined PTX result, so
  * x / 0 and x % 0 are uninterpreted functions of x (never SMT-LIB's fixed
- * values).  A query is "not (x == y)" checked under a per-query time limit
- * (Z3's "timeout" solver parameter): unsat → proved, sat → refuted with the
- * model as counterexample (checked again by evaluating both sides in C when
- * no uninterpreted function is involved), unknown → unknown.
+ * values).  A query is "premise and not (x == y)" checked under a
+ * per-query time limit (the solver's "timeout" parameter): unsat → proved,
+ * sat → refuted with the model as counterexample (checked again by
+ * evaluating both sides in C when no uninterpreted function is involved),
+ * unknown → unknown.  proof_all asks the solver for a list of claims.
+ *
+ * Cost: one Z3 context per process (shared by the sessions, remade now and
+ * then; about 10 ms to make) and a solver from a fixed tactic per query;
+ * premise equalities name the subterms they define (assert_claim), which
+ * lets Z3's own simplifier decide the shuffle pass's claims in 0.1-0.5 ms.
+ * Before: a context per session and Z3_mk_solver per query, 20-30 ms each.
  *
  * Without Z3 (configure --without-z3) the session still answers what the
  * normal form alone decides (identical terms, constant difference). */
@@ -16,6 +23,7 @@
 #include "ir/analysis_impl.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 
 #ifdef HAVE_Z3
 #include <z3.h>
@@ -24,11 +32,11 @@
 struct ProofSession {
     TermTable *tt;
     unsigned timeout_ms;
+    unsigned queries;         /* solver calls made */
 #ifdef HAVE_Z3
-    Z3_context ctx;
-    Z3_ast *memo;             /* by term id */
+    Z3_context ctx;           /* the process's context (z3g), NULL until needed */
+    Z3_ast *memo;             /* by term id, valid in ctx */
     uint32_t memo_cap;
-    bool error;
 #endif
 };
 
@@ -138,10 +146,91 @@ static void atoms_of(const Term *x, const Term *y, AtomVals *av)
 /* --------------------------------------------------------------- Z3 side */
 
 #ifdef HAVE_Z3
+/* One context per process, shared by the sessions one after another (a
+ * context costs 7-15 ms to make, a session is one kernel).  Its ASTs live
+ * until it is deleted, so it is remade once no session uses it and
+ * Z3_RECYCLE sessions have used it: a long in-process run (ptxopt-tune,
+ * unit tests) stays bounded.  Not thread-safe: ptxopt runs files in
+ * parallel in forked worker processes, never in threads, and the batch
+ * parent never proves (a fork after Z3 ran would copy its timer threads'
+ * state without the threads). */
+enum { Z3_RECYCLE = 64 };
+static struct {
+    Z3_context ctx;
+    Z3_tactic tactic;  /* kept: making a tactic parses its parameters */
+    unsigned live;     /* sessions holding ctx */
+    unsigned used;     /* sessions since ctx was made */
+    bool error;        /* set by the error handler; cleared per query */
+    char fault;        /* PTXOPT_PROOF_FAULT: 'u'nknown, 'r'efuted, or 0 */
+    unsigned fault_nth; /* only the process's nth solver query (0: all) */
+    unsigned nquery;   /* solver queries in this process */
+} z3g;
+
 static void on_z3_error(Z3_context c, Z3_error_code e)
 {
     (void)c;
-    (void)e;   /* recorded by checking Z3_get_error_code after each query */
+    (void)e;
+    z3g.error = true;   /* the query in progress answers unknown */
+}
+
+/* PTXOPT_PROOF_FAULT=unknown|refuted[:N], for tests of the fallback paths
+ * (a real refutation of a pair normalisation proved would be a bug, and a
+ * real time-out needs a query that is hard on every machine): every solver
+ * query, or only the process's Nth, answers so without asking Z3. */
+static void fault_init(void)
+{
+    const char *f = getenv("PTXOPT_PROOF_FAULT");
+    z3g.fault = 0;
+    if (!f) return;
+    if (strncmp(f, "unknown", 7) == 0) z3g.fault = 'u', f += 7;
+    else if (strncmp(f, "refuted", 7) == 0) z3g.fault = 'r', f += 7;
+    else return;
+    z3g.fault_nth = *f == ':' ? (unsigned)strtoul(f + 1, NULL, 10) : 0;
+}
+
+static Z3_context z3_acquire(void)
+{
+    if (!z3g.ctx) {
+        Z3_config cfg = Z3_mk_config();
+        Z3_set_param_value(cfg, "model", "true");
+        z3g.ctx = Z3_mk_context(cfg);
+        Z3_del_config(cfg);
+        Z3_set_error_handler(z3g.ctx, on_z3_error);
+        /* simplify, solve-eqs, simplify, then qfbv (bit-blast and SAT; the
+         * SMT core only for uninterpreted functions).  The first three
+         * decide a claim whose premise names its subterms (see
+         * assert_claim) in a fraction of a millisecond; bit-blasting the
+         * same claim costs 10-40 ms.  A general Z3_mk_solver costs 20-30 ms
+         * a query to set up; the incremental simple solver did not stop at
+         * the time limit. */
+        const char *steps[] = { "simplify", "solve-eqs", "simplify", "qfbv" };
+        z3g.tactic = NULL;
+        for (int i = 3; i >= 0; i--) { /* and_then(steps[i], the rest) */
+            Z3_tactic t = Z3_mk_tactic(z3g.ctx, steps[i]);
+            Z3_tactic_inc_ref(z3g.ctx, t);
+            if (z3g.tactic) {
+                Z3_tactic u = Z3_tactic_and_then(z3g.ctx, t, z3g.tactic);
+                Z3_tactic_inc_ref(z3g.ctx, u);
+                Z3_tactic_dec_ref(z3g.ctx, z3g.tactic);
+                Z3_tactic_dec_ref(z3g.ctx, t);
+                t = u;
+            }
+            z3g.tactic = t;
+        }
+        z3g.used = 0;
+        fault_init();
+    }
+    z3g.live++;
+    z3g.used++;
+    return z3g.ctx;
+}
+
+static void z3_release(void)
+{
+    if (--z3g.live || z3g.used < Z3_RECYCLE) return;
+    Z3_tactic_dec_ref(z3g.ctx, z3g.tactic);
+    Z3_del_context(z3g.ctx);
+    z3g.ctx = NULL;
 }
 
 static Z3_ast bv(ProofSession *ps, unsigned w, uint64_t v)
@@ -265,14 +354,7 @@ ProofSession *proof_session_new(TermTable *tt, unsigned timeout_ms)
 {
     ProofSession *ps = xcalloc(1, sizeof *ps);
     ps->tt = tt;
-    ps->timeout_ms = timeout_ms;
-#ifdef HAVE_Z3
-    Z3_config cfg = Z3_mk_config();
-    Z3_set_param_value(cfg, "model", "true");
-    ps->ctx = Z3_mk_context(cfg);
-    Z3_del_config(cfg);
-    Z3_set_error_handler(ps->ctx, on_z3_error);
-#endif
+    ps->timeout_ms = timeout_ms ? timeout_ms : 1;
     return ps;
 }
 
@@ -281,72 +363,156 @@ void proof_session_free(ProofSession *ps)
     if (!ps) return;
 #ifdef HAVE_Z3
     free(ps->memo);
-    Z3_del_context(ps->ctx);
+    if (ps->ctx) z3_release();
 #endif
     free(ps);
+}
+
+unsigned proof_session_queries(const ProofSession *ps) { return ps ? ps->queries : 0; }
+
+static bool well_formed(const Term *premise, const Term *x, const Term *y)
+{
+    return x && y && x->width == y->width && (!premise || premise->width == 1);
+}
+
+#ifdef HAVE_Z3
+/* The 1-bit equalities among the premise's conjuncts. */
+static void premise_eqs(const Term *p, const Term **eq, uint32_t *n, uint32_t cap)
+{
+    if (p->op == T_AND && p->width == 1) {
+        for (uint32_t i = 0; i < p->n; i++) premise_eqs(p->args[i], eq, n, cap);
+    } else if (p->op == T_EQ && p->n == 2 && *n < cap) {
+        eq[(*n)++] = p;
+    }
+}
+
+/* Asserts "premise and x != y" into s.  A premise conjunct u == v whose u
+ * (a compound term) occurs in the claim names it: a fresh constant U with
+ * U == v asserted first, U == u after, and U for u in the claim.  That is
+ * the same formula up to a definition, and Z3's solve-eqs then substitutes
+ * v for U, so the simplifier decides a claim like "the neighbour's widened
+ * index ext(x') == ext(x) + N implies 4*ext(x') + p == 4*ext(x) + 4N + p"
+ * without bit-blasting. */
+static void assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, const Term *x, const Term *y)
+{
+    Z3_context c = ps->ctx;
+    Z3_ast zx = translate(ps, x), zy = translate(ps, y);
+    enum { MAXN = 32 };
+    const Term *eq[MAXN];
+    uint32_t neq = 0, nn = 0;
+    Z3_ast from[MAXN], to[MAXN], other[MAXN];
+    if (premise) premise_eqs(premise, eq, &neq, MAXN);
+    for (uint32_t i = 0; i < neq; i++) {
+        for (int side = 0; side < 2; side++) {
+            const Term *u = eq[i]->args[side], *v = eq[i]->args[1 - side];
+            if (u->n == 0 || !(term_mentions(x, u) || term_mentions(y, u))) continue;
+            char name[32];
+            snprintf(name, sizeof name, "named%u", u->id);
+            from[nn] = translate(ps, u);
+            to[nn] = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bv_sort(c, u->width));
+            other[nn++] = translate(ps, v);
+            break;
+        }
+    }
+    for (uint32_t i = 0; i < nn; i++)
+        Z3_solver_assert(c, s, Z3_mk_eq(c, to[i], Z3_substitute(c, other[i], nn, from, to)));
+    for (uint32_t i = 0; i < nn; i++) Z3_solver_assert(c, s, Z3_mk_eq(c, to[i], from[i]));
+    Z3_ast ne = Z3_mk_not(c, Z3_mk_eq(c, zx, zy));
+    if (premise) Z3_solver_assert(c, s, as_bool(ps, translate(ps, premise)));
+    Z3_solver_assert(c, s, nn ? Z3_substitute(c, ne, nn, from, to) : ne);
+}
+
+/* Is "premise and x != y" satisfiable?  Z3_L_UNDEF on time limit or error.
+ * *m (optional) gets the model of a sat answer (the caller dec_refs it). */
+static Z3_lbool check(ProofSession *ps, const Term *premise, const Term *x, const Term *y, Z3_model *m)
+{
+    Z3_context c = ps->ctx;
+    if (m) *m = NULL;
+    if (z3g.error) return Z3_L_UNDEF;
+    Z3_solver s = Z3_mk_solver_from_tactic(c, z3g.tactic);
+    Z3_solver_inc_ref(c, s);
+    Z3_params p = Z3_mk_params(c);
+    Z3_params_inc_ref(c, p);
+    /* the API arms a timer around Z3_solver_check with the solver's
+     * "timeout": it interrupts the tactics (bit-blasting, SAT) too */
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ps->timeout_ms);
+    Z3_solver_set_params(c, s, p);
+    assert_claim(ps, s, premise, x, y);
+    ps->queries++;
+    Z3_lbool res = Z3_L_UNDEF;
+    bool fault = z3g.fault && (!z3g.fault_nth || z3g.fault_nth == ++z3g.nquery);
+    if (fault) res = z3g.fault == 'u' ? Z3_L_UNDEF : Z3_L_TRUE;
+    else if (!z3g.error) res = Z3_solver_check(c, s);
+    if (z3g.error) res = Z3_L_UNDEF;
+    if (res == Z3_L_TRUE && m && !fault) {
+        *m = Z3_solver_get_model(c, s);
+        if (*m) Z3_model_inc_ref(c, *m);
+    }
+    Z3_params_dec_ref(c, p);
+    Z3_solver_dec_ref(c, s);
+    return res;
+}
+
+static void start(ProofSession *ps)
+{
+    if (!ps->ctx) ps->ctx = z3_acquire();
+    z3g.error = false;
+}
+#endif
+
+/* premise -> x == y by the solver alone (the caller has tried the normal form). */
+static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Term *x, const Term *y, char *cex,
+                                 size_t cexcap)
+{
+#ifdef HAVE_Z3
+    start(ps);
+    Z3_context c = ps->ctx;
+    Z3_model m = NULL;
+    Z3_lbool res = check(ps, premise, x, y, &m);
+    if (res == Z3_L_FALSE) return PROOF_PROVED;
+    if (res != Z3_L_TRUE) return PROOF_UNKNOWN;
+    if (!m && z3g.fault && cex && cexcap) snprintf(cex, cexcap, "PTXOPT_PROOF_FAULT=refuted");
+    if (m) {
+        AtomVals av = { 0 };
+        atoms_of(x, y, &av);
+        for (uint32_t i = 0; i < av.n; i++) {
+            Z3_ast val = NULL;
+            uint64_t v = 0;
+            if (Z3_model_eval(c, m, translate(ps, av.atom[i]), true, &val) && val && Z3_get_numeral_uint64(c, val, &v))
+                av.val[i] = v;
+        }
+        format_cex(&av, x, y, cex, cexcap);
+        Z3_model_dec_ref(c, m);
+        free(av.atom);
+        free(av.val);
+    }
+    return z3g.error ? PROOF_UNKNOWN : PROOF_REFUTED;
+#else
+    (void)ps, (void)premise, (void)x, (void)y, (void)cex, (void)cexcap;
+    return PROOF_UNKNOWN;
+#endif
 }
 
 /* Decide premise -> x == y for all inputs (premise NULL: true). */
 static ProofResult prove(ProofSession *ps, const Term *premise, const Term *x, const Term *y, char *cex, size_t cexcap)
 {
     if (cex && cexcap) cex[0] = 0;
-    if (!x || !y || x->width != y->width || (premise && premise->width != 1)) return PROOF_UNKNOWN;
+    if (!well_formed(premise, x, y)) return PROOF_UNKNOWN;
     if (premise && premise->op == T_CONST && premise->k == 1) premise = NULL;
     if (x == y) return PROOF_PROVED;
     if (premise && premise->op == T_CONST) return PROOF_PROVED;   /* false premise */
-    AtomVals av = { 0 };
     const Term *d = term_sub(ps->tt, x, y);
     if (d->op == T_CONST && d->k == 0) return PROOF_PROVED;
     if (d->op == T_CONST && !premise) {
         /* the two sides differ by a non-zero constant for every input */
+        AtomVals av = { 0 };
         atoms_of(x, y, &av);
         format_cex(&av, x, y, cex, cexcap);
         free(av.atom);
         free(av.val);
         return PROOF_REFUTED;
     }
-#ifdef HAVE_Z3
-    Z3_context c = ps->ctx;
-    Z3_ast zx = translate(ps, x), zy = translate(ps, y);
-    if (premise) translate(ps, premise);
-    if (Z3_get_error_code(c) != Z3_OK) return PROOF_UNKNOWN;
-    Z3_solver s = Z3_mk_solver(c);
-    Z3_solver_inc_ref(c, s);
-    Z3_params p = Z3_mk_params(c);
-    Z3_params_inc_ref(c, p);
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ps->timeout_ms ? ps->timeout_ms : 1);
-    Z3_solver_set_params(c, s, p);
-    Z3_solver_assert(c, s, Z3_mk_not(c, Z3_mk_eq(c, zx, zy)));
-    if (premise) Z3_solver_assert(c, s, as_bool(ps, translate(ps, premise)));
-    Z3_lbool res = Z3_solver_check(c, s);
-    ProofResult out = PROOF_UNKNOWN;
-    if (res == Z3_L_FALSE) out = PROOF_PROVED;
-    else if (res == Z3_L_TRUE) {
-        out = PROOF_REFUTED;
-        Z3_model m = Z3_solver_get_model(c, s);
-        if (m) {
-            Z3_model_inc_ref(c, m);
-            atoms_of(x, y, &av);
-            for (uint32_t i = 0; i < av.n; i++) {
-                Z3_ast val = NULL;
-                uint64_t v = 0;
-                if (Z3_model_eval(c, m, translate(ps, av.atom[i]), true, &val) && val &&
-                    Z3_get_numeral_uint64(c, val, &v))
-                    av.val[i] = v;
-            }
-            format_cex(&av, x, y, cex, cexcap);
-            Z3_model_dec_ref(c, m);
-        }
-    }
-    Z3_params_dec_ref(c, p);
-    Z3_solver_dec_ref(c, s);
-    if (Z3_get_error_code(c) != Z3_OK) out = PROOF_UNKNOWN;
-    free(av.atom);
-    free(av.val);
-    return out;
-#else
-    return PROOF_UNKNOWN;
-#endif
+    return solver_decide(ps, premise, x, y, cex, cexcap);
 }
 
 ProofResult proof_equal(ProofSession *ps, const Term *x, const Term *y, char *cex, size_t cexcap)
@@ -364,6 +530,24 @@ ProofResult proof_valid(ProofSession *ps, const Term *cond, char *cex, size_t ce
 {
     if (!cond || cond->width != 1) return PROOF_UNKNOWN;
     return proof_equal(ps, cond, term_const(ps->tt, 1, 1), cex, cexcap);
+}
+
+/* One query per claim: a disjunction of "premise_i and x_i != y_i" would
+ * hide the premises from solve-eqs (they are no longer top-level) and be
+ * bit-blasted whole, 10-40 ms against a fraction of a millisecond each. */
+ProofResult proof_all(ProofSession *ps, const ProofClaim *cl, uint32_t n, ProofResult *out, char *cex, size_t cexcap)
+{
+    ProofResult r = PROOF_PROVED;
+    for (uint32_t i = 0; i < n; i++) {
+        char *ci = cex && cexcap ? cex + (size_t)i * cexcap : NULL;
+        if (ci) ci[0] = 0;
+        const Term *p = cl[i].premise;
+        if (p && p->op == T_CONST && p->k == 1) p = NULL;
+        out[i] = well_formed(p, cl[i].x, cl[i].y) ? solver_decide(ps, p, cl[i].x, cl[i].y, ci, cexcap) : PROOF_UNKNOWN;
+        if (out[i] == PROOF_REFUTED) r = PROOF_REFUTED;
+        else if (out[i] == PROOF_UNKNOWN && r == PROOF_PROVED) r = PROOF_UNKNOWN;
+    }
+    return r;
 }
 
 ProofResult term_prove_equal(TermTable *tt, const Term *x, const Term *y, unsigned timeout_ms, char *cex, size_t cexcap)

@@ -6,7 +6,9 @@
  * with address B and an earlier source load S with address A, a candidate
  * N comes from the affine parts (term_solve_shift) and is then PROVED with
  * Z3:  A[%tid.x := %tid.x + N] == B  for every input.  "Unknown" (time
- * limit, or no Z3) means no rewrite.
+ * limit) means no rewrite.  Normalisation (shift_under_premise) may pre-select,
+ * but every accepted pair is confirmed by Z3 before code is emitted (see
+ * prove_shift); built without Z3, normalisation alone decides.
  *
  * Address width.  nvcc widens a 32-bit index (sext/zext to 64 bits) before
  * scaling it, so exact 64-bit equality fails where the neighbour's index
@@ -52,11 +54,14 @@
 
 static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", "loops", NULL };
 
+/* prove=: who accepts a pair (see prove_shift). */
+typedef enum ProveMode { PROVE_AUTO, PROVE_Z3, PROVE_REWRITE } ProveMode;
+
 typedef struct Options {
     long max_delta, max_shuffles, timeout_ms;
     bool no_corner, no_load;
     bool loops;         /* sources in loops (with the runtime address check) */
-    bool always_z3;     /* prove=z3 */
+    ProveMode prove;
 } Options;
 
 /* Per-target defaults (research §5, §6.3): before Volta a shuffle beats
@@ -84,11 +89,13 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o)
     }
     o->no_corner = nc != 0, o->no_load = nl != 0, o->loops = lp != 0;
     const char *pv = pass_arg(inv, "prove");
-    if (pv && strcmp(pv, "z3") != 0 && strcmp(pv, "auto") != 0) {
-        fprintf(stderr, "ptxopt: pass '%s': prove must be auto or z3\n", PASS);
+    if (!pv || strcmp(pv, "auto") == 0) o->prove = PROVE_AUTO;
+    else if (strcmp(pv, "z3") == 0) o->prove = PROVE_Z3;
+    else if (strcmp(pv, "rewrite") == 0) o->prove = PROVE_REWRITE;
+    else {
+        fprintf(stderr, "ptxopt: pass '%s': prove must be auto, z3 or rewrite\n", PASS);
         return false;
     }
-    o->always_z3 = pv && strcmp(pv, "z3") == 0;
     return true;
 }
 
@@ -387,25 +394,55 @@ static const Term *abstract(Ctx *c, const Term *a, int depth)
     }
 }
 
-/* prove=auto (default): the premise rewrite above proves the common case
- * by normalisation alone (microseconds); Z3 decides the rest.  prove=z3:
- * every accepted pair is also a Z3 proof (each query costs milliseconds:
- * the bridge makes a general solver per query).  Without Z3 only the
- * rewrite proves. */
-static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, char *cex, size_t cap)
+/* The claim the solver checks for "S's address in lane l+N is D's":
+ * premise -> A'[tid := tid+N] == B' on the abstracted addresses. */
+static ProofClaim shift_claim(Ctx *c, const Term *A, const Term *B, int64_t n)
 {
-    cex[0] = 0;
     const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
-    bool by_rewrite = shift_under_premise(c, A, t2, 0) == B;
-    if (by_rewrite && !c->o.always_z3) return PROOF_PROVED;
-    if (!proof_available()) return by_rewrite ? PROOF_PROVED : PROOF_UNKNOWN;
     const Term *a = abstract(c, A, 0), *b = abstract(c, B, 0);
     if (!a || !b) a = A, b = B; /* the real terms, uninterpreted functions and all */
-    const Term *as = term_subst(c->tt, a, c->tid, t2);
+    return (ProofClaim){ .premise = no_wrap_premise(c, a, t2, NULL, 0), .x = term_subst(c->tt, a, c->tid, t2), .y = b };
+}
+
+static ProofSession *session(Ctx *c)
+{
     if (!c->ps) c->ps = proof_session_new(c->tt, (unsigned)c->o.timeout_ms);
-    const Term *premise = no_wrap_premise(c, a, t2, NULL, 0);
-    if (!premise) return proof_equal(c->ps, as, b, cex, cap);
-    return proof_equal_assuming(c->ps, premise, as, b, cex, cap);
+    return c->ps;
+}
+
+/* Who proves a candidate (issue 6: every accepted pair is a Z3 proof):
+ *   prove=auto (default): the premise rewrite above pre-selects by
+ *     normalisation (microseconds); Z3 decides the candidates it does not,
+ *     and at the end of the kernel's selection Z3 confirms every accepted
+ *     pair the rewrite proved (confirm_sites, one proof_all call); a pair
+ *     Z3 does not prove is dropped and selection runs again without it.
+ *   prove=z3: Z3 decides every candidate on its own, no rewrite (a
+ *     reference: the output must be the same, at a query per candidate).
+ *   prove=rewrite: the rewrite's word is final, Z3 only decides what it
+ *     does not (the behaviour before issue 6, for cost studies).
+ * Without Z3 (configure --without-z3) every mode is normalisation only:
+ * the rewrite proves, anything else is unknown, and the kernel's remark
+ * says so.  *by_z3: the solver itself proved it (no confirmation needed). */
+static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, bool *by_z3, char *cex, size_t cap)
+{
+    cex[0] = 0;
+    *by_z3 = false;
+    if (c->o.prove != PROVE_Z3 || !proof_available()) {
+        const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
+        if (shift_under_premise(c, A, t2, 0) == B) return PROOF_PROVED;
+        if (!proof_available()) return PROOF_UNKNOWN;
+    }
+    ProofClaim cl = shift_claim(c, A, B, n);
+    ProofResult r;
+    if (c->o.prove == PROVE_Z3) {
+        proof_all(session(c), &cl, 1, &r, cex, cap); /* the solver, never the normal form */
+        *by_z3 = true;
+        return r;
+    }
+    unsigned q = proof_session_queries(session(c));
+    r = proof_equal_assuming(c->ps, cl.premise, cl.x, cl.y, cex, cap);
+    *by_z3 = proof_session_queries(c->ps) > q; /* else the normal form decided */
+    return r;
 }
 
 /* --------------------------------------------------------- selection */
@@ -415,6 +452,7 @@ typedef struct Cand {
     int delta;
     bool check;        /* needs the runtime address check (S in a loop) */
     int8_t proved;     /* -1 not yet, 0 failed, 1 proved */
+    bool by_z3;        /* proved by the solver itself (else: to be confirmed) */
 } Cand;
 
 static void set_why(Load *d, Why w, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -571,7 +609,7 @@ static bool proved(Ctx *c, Load *loads, int di, Cand *k)
     if (k->proved < 0) {
         char cex[256] = "";
         Load *s = &loads[k->src], *d = &loads[di];
-        ProofResult r = prove_shift(c, s->addr, d->addr, k->delta, cex, sizeof cex);
+        ProofResult r = prove_shift(c, s->addr, d->addr, k->delta, &k->by_z3, cex, sizeof cex);
         k->proved = r == PROOF_PROVED;
         if (r == PROOF_REFUTED) set_why(d, WHY_PROOF_REFUTED, "N = %d from line %u refuted: %s", k->delta, s->st->line, cex);
         else if (r == PROOF_UNKNOWN) set_why(d, WHY_PROOF_UNKNOWN, "N = %d from line %u", k->delta, s->st->line);
@@ -579,7 +617,64 @@ static bool proved(Ctx *c, Load *loads, int di, Cand *k)
     return k->proved == 1;
 }
 
+/* prove=auto: Z3 confirms the accepted pairs that only normalisation
+ * proved (a fraction of a millisecond each, see proof_all).  A pair it does
+ * not prove loses its proof; returns false when one did (the caller selects
+ * again, and the destination may take its next candidate or stay a load). */
+static bool confirm_sites(Ctx *c, Load *loads, const int *dst, Cand *const *chosen, int nsites, int *dropped)
+{
+    if (c->o.prove != PROVE_AUTO || !proof_available()) return true;
+    ProofClaim *cl = calloc((size_t)nsites + 1, sizeof *cl);
+    ProofResult *res = calloc((size_t)nsites + 1, sizeof *res);
+    int *which = calloc((size_t)nsites + 1, sizeof *which);
+    enum { CEX = 256 };
+    char *cex = calloc((size_t)nsites + 1, CEX);
+    int n = 0;
+    for (int i = 0; i < nsites; i++) {
+        if (chosen[i]->by_z3) continue;
+        cl[n] = shift_claim(c, loads[chosen[i]->src].addr, loads[dst[i]].addr, chosen[i]->delta);
+        which[n++] = i;
+    }
+    bool all = true;
+    if (n) proof_all(session(c), cl, (uint32_t)n, res, cex, CEX);
+    for (int j = 0; j < n; j++) {
+        Cand *k = chosen[which[j]];
+        Load *d = &loads[dst[which[j]]];
+        if (res[j] == PROOF_PROVED) {
+            k->by_z3 = true;
+            continue;
+        }
+        all = false;
+        k->proved = 0;
+        ++*dropped;
+        if (res[j] == PROOF_REFUTED) /* normalisation was wrong: a bug to report */
+            set_why(d, WHY_PROOF_REFUTED, "N = %d from line %u refuted by Z3 after normalisation proved it: %s", k->delta,
+                    loads[k->src].st->line, cex + (size_t)j * CEX);
+        else
+            set_why(d, WHY_PROOF_UNKNOWN, "N = %d from line %u: Z3 did not confirm normalisation", k->delta,
+                    loads[k->src].st->line);
+    }
+    free(cl), free(res), free(which), free(cex);
+    return all;
+}
+
 /* ------------------------------------------------------------- driver */
+
+/* Who proved the kernel's pairs (tests and studies read it). */
+static void proof_remark(const Ctx *c, Remarks *rm, int nsites, int dropped, unsigned q)
+{
+    if (!nsites && !q) return;
+    char extra[64] = "";
+    const char *pairs = nsites == 1 ? "pair" : "pairs", *queries = q == 1 ? "query" : "queries";
+    if (dropped) snprintf(extra, sizeof extra, "; %d dropped (not proved by Z3)", dropped);
+    if (!proof_available())
+        remark(rm, PASS, c->fn, NULL, REMARK_ANALYSIS, "proofs: %d %s by normalisation only (built without Z3)", nsites, pairs);
+    else if (c->o.prove == PROVE_REWRITE)
+        remark(rm, PASS, c->fn, NULL, REMARK_ANALYSIS, "proofs: %d %s by normalisation, not confirmed (prove=rewrite); %u Z3 %s",
+               nsites, pairs, q, queries);
+    else
+        remark(rm, PASS, c->fn, NULL, REMARK_ANALYSIS, "proofs: %d %s proved by Z3 in %u %s%s", nsites, pairs, q, queries, extra);
+}
 
 static bool known_row_shape(const Function *fn)
 {
@@ -636,17 +731,24 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
         classify(fn, mi, a, c.tid, l);
     }
 
+    ShflSite *sites = calloc((size_t)nloads, sizeof *sites);
+    int *site_dst = calloc((size_t)nloads, sizeof *site_dst);
+    Cand **chosen = calloc((size_t)nloads, sizeof *chosen);
+    int nsites = 0, dropped = 0;
+    long sum_abs = 0;
+    bool first = true;
+select: /* again when Z3 did not confirm a pair: its candidate has lost its proof */
+    nsites = 0, sum_abs = 0;
+    for (int d = 0; d < nloads; d++) loads[d].is_dst = loads[d].needs_version = false, loads[d].uses_as_src = 0;
     /* phase 1: which loads could be destinations at all */
     for (int d = 0; d < nloads; d++) {
         if (!loads[d].dst_ok) continue;
-        ncand[d] = candidates(&c, loads, nloads, d, cands + (size_t)d * nloads);
+        if (first) ncand[d] = candidates(&c, loads, nloads, d, cands + (size_t)d * nloads);
         for (int j = 0; j < ncand[d] && !loads[d].is_dst; j++)
             if (proved(&c, loads, d, &cands[(size_t)d * nloads + j])) loads[d].is_dst = true;
     }
+    first = false;
     /* phase 2: roots only, smallest |N|, up to max-shuffles */
-    ShflSite *sites = calloc((size_t)nloads, sizeof *sites);
-    int nsites = 0;
-    long sum_abs = 0;
     for (int d = 0; d < nloads; d++) {
         if (!loads[d].is_dst) continue;
         Cand *best = NULL;
@@ -667,16 +769,22 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
             loads[d].needs_version = true;
             continue;
         }
+        site_dst[nsites] = d, chosen[nsites] = best;
         sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits,
                                         .check = best->check };
         loads[best->src].uses_as_src++;
-        loads[d].why = WHY_NONE;
         sum_abs += abs(best->delta);
-        remark(rm, PASS, fn, loads[d].st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
+    }
+    if (!confirm_sites(&c, loads, site_dst, chosen, nsites, &dropped)) goto select;
+    for (int i = 0; i < nsites; i++) {
+        Load *d = &loads[site_dst[i]];
+        const Cand *best = chosen[i];
+        d->why = WHY_NONE;
+        remark(rm, PASS, fn, d->st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
                best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
-               best->delta, loads[d].bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
+               best->delta, d->bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
                best->check ? ", source in a loop: runtime address check" : "");
-        loads[d].detail[0] = 1; /* marks: rewritten */
+        d->detail[0] = 1; /* marks: rewritten */
     }
     for (int d = 0; d < nloads; d++) {
         Load *l = &loads[d];
@@ -692,14 +800,17 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     bool row_guard = !known_row_shape(fn);
     ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard };
     /* nothing below reads the analyses, their terms or the proofs */
+    unsigned queries = proof_session_queries(c.ps);
     if (c.ps) proof_session_free(c.ps);
+    c.ps = NULL;
     analysis_invalidate(fn);
     arena_release(&fn->mod->arena, analyses);
     bool need = nsites && shfl_emit(fn, sites, nsites, &eo);
     remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
            nsites, nsites ? (double)sum_abs / nsites : 0.0,
            nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
-    free(sites), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
+    proof_remark(&c, rm, nsites, dropped, queries);
+    free(sites), free(site_dst), free(chosen), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
     return need;
 }
 

@@ -19,12 +19,15 @@
  *                   lanes by design; for cost studies only).
  *   no-load=1       ablation: the destination takes its own lane's source
  *                   value, no shuffle and no load (WRONG by design).
- *   timeout-ms=T    Z3 time limit per proof (default 2000); unknown means
+ *   timeout-ms=T    Z3 time limit per query (default 2000); unknown means
  *                   no rewrite.
- *   prove=auto|z3   auto (default): a normalisation proof under the
- *                   no-index-wrap premise accepts the common case in
- *                   microseconds, Z3 decides the rest; z3: Z3 must prove
- *                   every accepted pair as well (milliseconds per pair).
+ *   prove=auto|z3|rewrite
+ *                   auto (default): normalisation under the no-index-wrap
+ *                   premise pre-selects, Z3 decides the rest and confirms
+ *                   every accepted pair (a pair it does not prove is
+ *                   dropped); z3: Z3 decides every candidate; rewrite:
+ *                   normalisation unconfirmed (cost studies).  Without Z3:
+ *                   normalisation only, and the remark says so.
  * The pass may raise .version to 6.2 (activemask), a module-level edit, so
  * it is not function-local.  Details and reasoning: ptxopt-passes(7). */
 #ifndef PTXOPT_SHUFFLE_H

@@ -8,6 +8,8 @@
 # Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
 #           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
 #           reported UNSUPPORTED (counted as skipped, never as passed) without.
+#           'z3' when built with Z3 (REQUIRES: z3, or REQUIRES: !z3 for the
+#           --without-z3 behaviour).
 import os
 import shutil
 import lit.formats
@@ -37,6 +39,8 @@ if ptxas:
     config.available_features.add("ptxas")
 else:
     lit_config.warning("ptxas not found: tests that need it are UNSUPPORTED (skipped)")
+if getattr(config, "z3_libs", ""):
+    config.available_features.add("z3")
 if nvcc:
     config.available_features.add("nvcc")
 else:

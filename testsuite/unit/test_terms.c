@@ -8,7 +8,11 @@
  *                  (zext64(i + 1) vs zext64(i) + 1 at i = 0xffffffff, the
  *                  64-bit address of a shuffled load); uninterpreted loads;
  *                  division by zero; a time-limited query (64-bit factoring)
- *                  that must come back "unknown" quickly.
+ *                  that must come back "unknown" quickly;
+ *   proof_all      several claims at once, each asked of the solver (even
+ *                  those the normal form decides), premises whose equalities
+ *                  name subterms, a wrong claim among right ones; many
+ *                  sessions one after another (the shared context is remade).
  * Without Z3 the solver-only cases print SKIP (loudly) and the rest still run.
  * Exits 1 on any failure. */
 #include <stdio.h>
@@ -190,6 +194,64 @@ static void proofs(TermTable *tt, ProofSession *ps)
           "x <= y or y < x");
 }
 
+static void all(TermTable *tt)
+{
+    if (!proof_available()) {
+        ProofSession *ps = proof_session_new(tt, 100);
+        const Term *x = term_var(tt, 32, "x");
+        ProofClaim cl = { NULL, x, x };
+        ProofResult r;
+        CHECK(proof_all(ps, &cl, 1, &r, NULL, 0) == PROOF_UNKNOWN && r == PROOF_UNKNOWN,
+              "without Z3 proof_all confirms nothing: %s", proof_result_name(r));
+        proof_session_free(ps);
+        printf("SKIP: proof_all (built without Z3)\n");
+        return;
+    }
+    /* a stencil's claims: p + 4*sext(i + N) == p + 4*sext(i) + 4N, given
+     * sext(i + N) == sext(i) + N (the neighbour's index does not wrap) */
+    const Term *i = term_var(tt, 32, "i"), *p = term_var(tt, 64, "p");
+    ProofClaim cl[4];
+    for (int k = 0; k < 3; k++) {
+        int64_t n = k == 0 ? 1 : k == 1 ? -1 : 2;
+        const Term *in = term_add(tt, i, term_const(tt, 32, (uint64_t)n));
+        const Term *sn = term_unop(tt, T_SEXT, 64, in), *s0 = term_unop(tt, T_SEXT, 64, i);
+        cl[k].premise = term_binop(tt, T_EQ, sn, term_add(tt, s0, term_const(tt, 64, (uint64_t)n)));
+        cl[k].x = term_add(tt, p, term_scale(tt, sn, 4));
+        cl[k].y = term_add(tt, term_add(tt, p, term_scale(tt, s0, 4)), term_const(tt, 64, (uint64_t)(4 * n)));
+    }
+    /* and one that is wrong: the premise is about +1, the claim about +2 */
+    cl[3] = cl[2];
+    cl[3].premise = cl[0].premise;
+    ProofSession *ps = proof_session_new(tt, 2000);
+    ProofResult r[4];
+    char cex[4][256];
+    ProofResult all = proof_all(ps, cl, 3, r, cex[0], sizeof cex[0]);
+    CHECK(all == PROOF_PROVED && r[0] == PROOF_PROVED && r[1] == PROOF_PROVED && r[2] == PROOF_PROVED,
+          "three stencil claims: %s (%s %s %s)", proof_result_name(all), proof_result_name(r[0]), proof_result_name(r[1]),
+          proof_result_name(r[2]));
+    CHECK(proof_session_queries(ps) == 3, "one solver query each: %u", proof_session_queries(ps));
+    all = proof_all(ps, cl, 4, r, cex[0], sizeof cex[0]);
+    CHECK(all == PROOF_REFUTED && r[3] == PROOF_REFUTED && r[0] == PROOF_PROVED, "a wrong claim among right ones: %s, %s",
+          proof_result_name(all), proof_result_name(r[3]));
+    CHECK(strstr(cex[3], "i = 0x7ffffffe") != NULL, "its counterexample wraps i + 2, not i + 1: '%s'", cex[3]);
+    /* the normal form alone proves x == x; proof_all still asks the solver */
+    ProofClaim same = { NULL, i, i };
+    unsigned q = proof_session_queries(ps);
+    CHECK(proof_all(ps, &same, 1, r, NULL, 0) == PROOF_PROVED && proof_session_queries(ps) == q + 1,
+          "proof_all asks the solver even for identical sides");
+    proof_session_free(ps);
+    /* sessions one after another share a context that is remade now and
+     * then: answers stay right across the remakes */
+    int wrong = 0;
+    for (int k = 0; k < 150; k++) {
+        ps = proof_session_new(tt, 2000);
+        if (proof_all(ps, cl, 1, r, NULL, 0) != PROOF_PROVED) wrong++;
+        if (proof_all(ps, &cl[3], 1, r, NULL, 0) != PROOF_REFUTED) wrong++;
+        proof_session_free(ps);
+    }
+    CHECK(wrong == 0, "150 sessions in a row: %d wrong answers", wrong);
+}
+
 static void time_limit(TermTable *tt)
 {
     if (!proof_available()) {
@@ -210,10 +272,17 @@ static void time_limit(TermTable *tt)
     double t0 = now_s();
     ProofResult r = proof_valid(ps, claim, cex, sizeof cex);
     double dt = now_s() - t0;
-    proof_session_free(ps);
     CHECK(r == PROOF_UNKNOWN, "factoring under a 100 ms limit: %s (%s)", proof_result_name(r), cex);
     CHECK(dt < 5.0, "the time limit is respected: %.2f s", dt);
     printf("time-limited query: %s after %.3f s\n", proof_result_name(r), dt);
+    /* the same through proof_all, as the shuffle pass asks */
+    ProofClaim cl = { NULL, claim, term_const(tt, 1, 1) };
+    t0 = now_s();
+    ProofResult all = proof_all(ps, &cl, 1, &r, NULL, 0);
+    dt = now_s() - t0;
+    proof_session_free(ps);
+    CHECK(all == PROOF_UNKNOWN && r == PROOF_UNKNOWN, "proof_all under a 100 ms limit: %s", proof_result_name(r));
+    CHECK(dt < 5.0, "proof_all respects the time limit: %.2f s", dt);
 }
 
 int main(void)
@@ -224,6 +293,7 @@ int main(void)
     shifts(tt, ps);
     proofs(tt, ps);
     proof_session_free(ps);
+    all(tt);
     time_limit(tt);
     printf("%d checks, %d failures, %u terms, solver %s\n", checks, failures, terms_count(tt),
            proof_available() ? "Z3" : "none");
