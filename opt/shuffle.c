@@ -62,30 +62,42 @@ typedef struct Options {
  * the slow L1/texture path (the paper's gains: Maxwell, Pascal); Volta and
  * newer have a fast unified L1 (28 cycles against a 22-cycle shuffle) and
  * the paper measured slowdowns with large |N| and many shuffles. */
-static bool read_options(const PassInvocation *inv, int sm, Options *o)
+static bool read_options(const PassInvocation *inv, int sm, Options *o, char *err, size_t errsz)
 {
-    char err[256];
     bool modern = sm == 0 || sm >= 70;
-    long nc = 0, nl = 0;
-    if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, sizeof err) ||
-        !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, sizeof err) ||
-        !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, sizeof err) ||
-        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err)) {
-        fprintf(stderr, "ptxopt: %s\n", err);
+    if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, errsz) ||
+        !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, errsz) ||
+        !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, errsz) ||
+        !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
+        !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz))
+        return false;
+    if (o->max_delta < 0 || o->max_delta > 31) {
+        snprintf(err, errsz, "max-delta=%ld is outside 0..31", o->max_delta);
         return false;
     }
-    if (o->max_delta < 0 || o->max_delta > 31 || o->max_shuffles < 0 || o->timeout_ms <= 0) {
-        fprintf(stderr, "ptxopt: pass '%s': max-delta must be in 0..31, max-shuffles >= 0, timeout-ms > 0\n", PASS);
+    if (o->max_shuffles < 0) {
+        snprintf(err, errsz, "max-shuffles=%ld is negative", o->max_shuffles);
         return false;
     }
-    o->no_corner = nc != 0, o->no_load = nl != 0;
+    if (o->timeout_ms <= 0 || o->timeout_ms > 86400000) {
+        snprintf(err, errsz, "timeout-ms=%ld is outside 1..86400000", o->timeout_ms);
+        return false;
+    }
     const char *pv = pass_arg(inv, "prove");
     if (pv && strcmp(pv, "z3") != 0 && strcmp(pv, "auto") != 0) {
-        fprintf(stderr, "ptxopt: pass '%s': prove must be auto or z3\n", PASS);
+        snprintf(err, errsz, "prove=%s must be auto or z3", pv);
         return false;
     }
     o->always_z3 = pv && strcmp(pv, "z3") == 0;
     return true;
+}
+
+/* Pipeline parsing checks the options with the run's own reader (the
+ * target only changes defaults, never what is valid). */
+static bool shuffle_validate(const PassInvocation *inv, char *err, size_t errsz)
+{
+    Options o;
+    return read_options(inv, 0, &o, err, errsz);
 }
 
 /* ------------------------------------------------------------ loads */
@@ -674,7 +686,11 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
 static int shuffle_run(Module *m, const PassInvocation *inv, PassContext *ctx)
 {
     Options o;
-    if (!read_options(inv, ctx->target_sm, &o)) return 1;
+    char err[256];
+    if (!read_options(inv, ctx->target_sm, &o, err, sizeof err)) { /* validated when parsed: not reached from the tools */
+        fprintf(stderr, "ptxopt: pass '%s': %s\n", PASS, err);
+        return 1;
+    }
     /* activemask needs PTX ISA 6.2; the rewrite raises .version when the
      * target allows it (every sm_75+ toolkit accepts 6.2) */
     bool version_ok = m->version_major < 0 || m->version_major > 6 || (m->version_major == 6 && m->version_minor >= 2);
@@ -703,5 +719,6 @@ const PassInfo pass_shuffle = {
     .summary = "replace neighbour global loads with proven warp shuffles (PTXASW)",
     .function_local = false,
     .keys = shuffle_keys,
+    .validate = shuffle_validate,
     .run = shuffle_run,
 };

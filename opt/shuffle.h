@@ -25,6 +25,8 @@
  *                   no-index-wrap premise accepts the common case in
  *                   microseconds, Z3 decides the rest; z3: Z3 must prove
  *                   every accepted pair as well (milliseconds per pair).
+ * Option values are checked when the pipeline is parsed (read_options,
+ * via PassInfo.validate).
  * The pass may raise .version to 6.2 (activemask), a module-level edit, so
  * it is not function-local.  Details and reasoning: ptxopt-passes(7). */
 #ifndef PTXOPT_SHUFFLE_H
