@@ -46,14 +46,16 @@
 #include <string.h>
 
 #include "ir/analysis.h"
+#include "opt/guard.h"
 #include "opt/shuffle_impl.h"
 
 #define PASS "shuffle"
 
-static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", NULL };
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", NULL };
 
 typedef struct Options {
     long max_delta, max_shuffles, timeout_ms;
+    long budget_ms;     /* per kernel; 0: none */
     bool no_corner, no_load;
     bool always_z3;     /* prove=z3 */
 } Options;
@@ -68,6 +70,7 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o, char *er
     if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, errsz) ||
         !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, errsz) ||
         !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, errsz) ||
+        !pass_arg_int(inv, "budget-ms", &o->budget_ms, 10000, err, errsz) ||
         !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
         !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz))
         return false;
@@ -75,8 +78,9 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o, char *er
         snprintf(err, errsz, "max-delta=%ld is outside 0..31", o->max_delta);
         return false;
     }
-    if (o->max_shuffles < 0) {
-        snprintf(err, errsz, "max-shuffles=%ld is negative", o->max_shuffles);
+    if (o->max_shuffles < 0 || o->budget_ms < 0) {
+        snprintf(err, errsz, "%s=%ld is negative", o->max_shuffles < 0 ? "max-shuffles" : "budget-ms",
+                 o->max_shuffles < 0 ? o->max_shuffles : o->budget_ms);
         return false;
     }
     if (o->timeout_ms <= 0 || o->timeout_ms > 86400000) {
@@ -578,14 +582,18 @@ static bool known_row_shape(const Function *fn)
     return false;
 }
 
-/* Returns true when the function needs activemask (.version >= 6.2). */
-static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok)
+/* Returns true when the function needs activemask (.version >= 6.2).
+ * When the budget runs out (checked between loads and between proofs) the
+ * function is left unchanged, with one remark instead of the per-load ones. */
+static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok, Budget *bg)
 {
+    int mark = rm ? rm->n : 0;
     const Cfg *cfg = cfg_get(fn);
     const MemInfo *mi = memory_get(fn);
     const ValueTerms *vt = vterms_get(fn);
     Ctx c = { .fn = fn, .cfg = cfg, .dom = dom_get(fn), .li = loops_get(fn), .uni = uniform_get(fn), .mi = mi, .tt = vt->tt, .o = *o };
     c.tid = vterms_special(fn, "%tid", 'x');
+    c.o.timeout_ms = budget_left(bg, o->timeout_ms); /* a proof must not outlive the budget by much */
 
     int nloads = 0;
     for (uint32_t i = 0; i < mi->nacc; i++) {
@@ -616,20 +624,20 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     }
 
     /* phase 1: which loads could be destinations at all */
-    for (int d = 0; d < nloads; d++) {
+    for (int d = 0; d < nloads && !budget_expired(bg); d++) {
         if (!loads[d].dst_ok) continue;
         ncand[d] = candidates(&c, loads, nloads, d, cands + (size_t)d * nloads);
-        for (int j = 0; j < ncand[d] && !loads[d].is_dst; j++)
+        for (int j = 0; j < ncand[d] && !loads[d].is_dst && !budget_expired(bg); j++)
             if (proved(&c, loads, d, &cands[(size_t)d * nloads + j])) loads[d].is_dst = true;
     }
     /* phase 2: roots only, smallest |N|, up to max-shuffles */
     ShflSite *sites = calloc((size_t)nloads, sizeof *sites);
     int nsites = 0;
     long sum_abs = 0;
-    for (int d = 0; d < nloads; d++) {
+    for (int d = 0; d < nloads && !budget_expired(bg); d++) {
         if (!loads[d].is_dst) continue;
         Cand *best = NULL;
-        for (int j = 0; j < ncand[d] && !best; j++) {
+        for (int j = 0; j < ncand[d] && !best && !budget_expired(bg); j++) {
             Cand *cd = &cands[(size_t)d * nloads + j];
             if (loads[cd->src].is_dst) {
                 set_why(&loads[d], WHY_CHAIN, "%s", "");
@@ -657,6 +665,13 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
                best->check ? ", source in a loop: runtime address check" : "");
         loads[d].detail[0] = 1; /* marks: rewritten */
     }
+    bool need = false;
+    if (bg->expired) { /* nothing is emitted yet: unsay the kernel's remarks, leave it as it was */
+        remarks_truncate(rm, mark);
+        remark(rm, PASS, fn, NULL, REMARK_MISSED, "time budget exceeded (budget-ms=%ld) while analysing %d loads; kernel left unchanged",
+               o->budget_ms, nloads);
+        goto done;
+    }
     for (int d = 0; d < nloads; d++) {
         Load *l = &loads[d];
         if (l->detail[0] == 1) continue;
@@ -670,7 +685,6 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     }
     bool row_guard = !known_row_shape(fn);
     ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard };
-    bool need = false;
     if (nsites) {
         need = shfl_emit(fn, sites, nsites, &eo);
         analysis_invalidate(fn);
@@ -678,6 +692,7 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
            nsites, nsites ? (double)sum_abs / nsites : 0.0,
            nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
+done:
     if (c.ps) proof_session_free(c.ps);
     free(sites), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
     return need;
@@ -704,11 +719,13 @@ static int shuffle_run(Module *m, const PassInvocation *inv, PassContext *ctx)
                    "not a kernel: a .func may run several times per thread (calls in a loop), so lanes may meet in different calls");
             continue;
         }
-        if (fn->opaque) {
-            remark(ctx->remarks, PASS, fn, NULL, REMARK_MISSED, "function contains code passes cannot reason about; left unchanged");
+        if (fn->opaque) { /* S23: byte-identical, the other kernels still optimised */
+            guard_remark_opaque(ctx->remarks, PASS, fn);
             continue;
         }
-        if (run_function(fn, &o, ctx->remarks, version_ok || can_raise) && !version_ok) raise = true;
+        Budget bg; /* S24: per kernel */
+        budget_start(&bg, o.budget_ms, fn);
+        if (run_function(fn, &o, ctx->remarks, version_ok || can_raise, &bg) && !version_ok) raise = true;
     }
     if (raise) ir_set_version(m, 6, 2);
     return 0;

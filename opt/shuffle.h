@@ -21,12 +21,15 @@
  *                   value, no shuffle and no load (WRONG by design).
  *   timeout-ms=T    Z3 time limit per proof (default 2000); unknown means
  *                   no rewrite.
+ *   budget-ms=B     time budget per kernel (default 10000; 0: none): when
+ *                   it runs out the kernel is left unchanged (S24).
  *   prove=auto|z3   auto (default): a normalisation proof under the
  *                   no-index-wrap premise accepts the common case in
  *                   microseconds, Z3 decides the rest; z3: Z3 must prove
  *                   every accepted pair as well (milliseconds per pair).
- * Option values are checked when the pipeline is parsed (read_options,
- * via PassInfo.validate).
+ * A kernel with an instruction the front end kept verbatim (unknown
+ * opcode) is left byte-identical (S23).  Option values are checked when
+ * the pipeline is parsed (read_options, via PassInfo.validate).
  * The pass may raise .version to 6.2 (activemask), a module-level edit, so
  * it is not function-local.  Details and reasoning: ptxopt-passes(7). */
 #ifndef PTXOPT_SHUFFLE_H
