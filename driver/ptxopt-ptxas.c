@@ -409,6 +409,10 @@ static int dry_run(Wrapper *w, const char *find_err)
     }
     for (int i = 0; i < w->cmd.nptxopt; i++) printf("wrapper option: %s\n", w->cmd.ptxopt[i]);
     printf("pipeline: '%s'\n", w->cfg.passes);
+    char perr[1024];
+    Pipeline pl;
+    if (pipeline_parse(w->cfg.passes, &pl, perr, sizeof perr)) pipeline_free(&pl);
+    else printf("pipeline error: %s\n", perr);   /* a real run warns and uses the original PTX */
     if (w->cfg.error[0]) printf("configuration error: %s\n", w->cfg.error);
     if (w->cmd.error[0]) printf("command line error: %s\n", w->cmd.error);
     char err[1024];

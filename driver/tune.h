@@ -150,6 +150,11 @@ unsigned long long cubin_code_hash(const char *path);
 TuneDim tune_regs_dim(void);
 /* Parses NAME:FRAGMENT:V1,V2,...; false after writing why to err. */
 bool tune_parse_dim(const char *spec, TuneDim *d, char *err, size_t errsz);
+/* Every value of d must give a pipeline fragment ptxopt accepts (known
+ * passes and keys, values the pass's own reader takes): a mistake in a
+ * --dim is a usage error before anything is built, not one failed build
+ * per variant.  false after writing why to err. */
+bool tune_check_dim(const TuneDim *d, char *err, size_t errsz);
 /* The pipeline of one combination of values for kernel k (malloc'ed). */
 char *tune_pipeline(const TuneKernel *k, char *const value[]);
 /* Number of variants the product of k's dimensions makes (plus baseline). */

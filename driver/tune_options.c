@@ -154,7 +154,9 @@ void tune_parse_args(int argc, char **argv, Config *c)
         case OPT_REPORT: c->report = optarg; break;
         case OPT_DIM:
             if (c->ndims == TUNE_MAX_DIMS - 1) usage_error("too many --dim options%s", "");
-            if (!tune_parse_dim(optarg, &c->dims[c->ndims], err, sizeof err)) usage_error("%s", err);
+            if (!tune_parse_dim(optarg, &c->dims[c->ndims], err, sizeof err) ||
+                !tune_check_dim(&c->dims[c->ndims], err, sizeof err))
+                usage_error("%s", err);
             c->ndims++;
             break;
         case OPT_NOREGS: c->no_regs = true; break;

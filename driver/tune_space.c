@@ -6,6 +6,7 @@
 
 #include "driver/tune.h"
 #include "ir/fatal.h"
+#include "opt/pass.h"
 
 static char *xstrdup(const char *s)
 {
@@ -136,6 +137,25 @@ static void expand(char **buf, size_t *len, size_t *cap, const char *frag, const
         memcpy(*buf + *len, ins, n + 1);
         *len += n;
     }
+}
+
+bool tune_check_dim(const TuneDim *d, char *err, size_t errsz)
+{
+    for (int i = 0; i < d->nvalues; i++) {
+        size_t len = 0, cap = 64;
+        char *buf = malloc(cap);
+        if (!buf) fatal_oom();
+        buf[0] = 0;
+        expand(&buf, &len, &cap, d->fragment, d->values[i], "kernel"); /* %k: any name will do */
+        Pipeline pl;
+        char why[512];
+        bool ok = pipeline_parse(buf, &pl, why, sizeof why);
+        if (ok) pipeline_free(&pl);
+        else snprintf(err, errsz, "--dim '%s', value '%s': %s", d->name, d->values[i], why);
+        free(buf);
+        if (!ok) return false;
+    }
+    return true;
 }
 
 char *tune_pipeline(const TuneKernel *k, char *const value[])

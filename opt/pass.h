@@ -1,8 +1,10 @@
 /* pass.h — the pass manager's public face.
  *
  * A pipeline is written as in LLVM's opt: "name,name<key=value;key=value>".
- * Each pass is registered in opt/registry.c with the option keys it accepts;
- * a pipeline naming an unknown pass or key is rejected before any work. */
+ * Each pass is registered in opt/registry.c with the option keys it accepts
+ * and a validator for their values; a pipeline naming an unknown pass or
+ * key, or giving a value the pass would refuse, is rejected when it is
+ * parsed (a usage error), before any input is read. */
 #ifndef PTXOPT_PASS_H
 #define PTXOPT_PASS_H
 
@@ -44,6 +46,11 @@ struct PassInfo {
      * module-level statements: such pipelines run while streaming */
     bool function_local;
     const char *const *keys;   /* NULL-terminated list of accepted option keys */
+    /* Checks the option values of one invocation (the keys are already
+     * known to be accepted); on error writes the reason, without the pass's
+     * name, to err and returns false.  Passes implement it with the option
+     * reader their run uses, so each rule is written once.  NULL: any value. */
+    bool (*validate)(const PassInvocation *inv, char *err, size_t errsz);
     /* Returns 0 on success; non-zero means the pass failed (internal error). */
     int (*run)(Module *m, const PassInvocation *inv, PassContext *ctx);
 };
@@ -53,8 +60,9 @@ const PassInfo *pass_find(const char *name, size_t len);
 int pass_count(void);
 const PassInfo *pass_at(int i);
 
-/* Parses a pipeline; on error writes a message to `err` (size errsz) and
- * returns false.  An empty string is an empty pipeline. */
+/* Parses a pipeline and validates every pass's options; on error writes a
+ * message to `err` (size errsz) and returns false.  An empty string is an
+ * empty pipeline. */
 bool pipeline_parse(const char *text, Pipeline *out, char *err, size_t errsz);
 void pipeline_free(Pipeline *p);
 int pipeline_run(const Pipeline *p, Module *m, PassContext *ctx);
@@ -63,6 +71,10 @@ bool pipeline_streamable(const Pipeline *p);
 
 /* Option helpers for passes. */
 const char *pass_arg(const PassInvocation *inv, const char *key);   /* NULL if absent */
+/* A decimal integer (a leading '-' allowed); dflt when absent.  On error
+ * writes "KEY=VALUE is not an integer" to err. */
 bool pass_arg_int(const PassInvocation *inv, const char *key, long *out, long dflt, char *err, size_t errsz);
+/* A flag: 0 or 1 (dflt when absent). */
+bool pass_arg_bool(const PassInvocation *inv, const char *key, bool *out, bool dflt, char *err, size_t errsz);
 
 #endif

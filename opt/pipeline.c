@@ -95,6 +95,13 @@ bool pipeline_parse(const char *text, Pipeline *out, char *err, size_t errsz)
             sep = *p;
             if (sep) *p = 0;
         }
+        /* the values too, with the pass's own reader: a bad one is the
+         * user's mistake (usage), not a failure of the pass on some input */
+        char why[512];
+        if (pi->validate && !pi->validate(inv, why, sizeof why)) {
+            snprintf(err, errsz, "pass '%s': %s", pi->name, why);
+            goto fail;
+        }
         while (sep == ' ' || sep == '\t') sep = *++p;
         if (!sep) break;
         if (sep != ',') {
@@ -145,12 +152,25 @@ bool pass_arg_int(const PassInvocation *inv, const char *key, long *out, long df
     if (!v) { *out = dflt; return true; }
     char *end;
     errno = 0;
-    long x = strtol(v, &end, 0);
+    /* base 10: maxnreg=010 is ten, not eight */
+    long x = strtol(v, &end, 10);
     if (errno || !*v || *end) {
-        snprintf(err, errsz, "option %s=%s of pass '%s' is not an integer", key, v, inv->pass->name);
+        snprintf(err, errsz, "%s=%s is not an integer%s", key, v, errno == ERANGE ? " (out of range)" : "");
         return false;
     }
     *out = x;
+    return true;
+}
+
+bool pass_arg_bool(const PassInvocation *inv, const char *key, bool *out, bool dflt, char *err, size_t errsz)
+{
+    const char *v = pass_arg(inv, key);
+    if (!v) { *out = dflt; return true; }
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+        snprintf(err, errsz, "%s=%s must be 0 or 1", key, v);
+        return false;
+    }
+    *out = v[0] == '1';
     return true;
 }
 

@@ -55,32 +55,42 @@ typedef struct Kernel {
 
 /* ------------------------------------------------------------ options */
 
-static bool read_options(const PassInvocation *inv, Options *o)
+/* The one reader of the options: pipeline parsing validates with it (a
+ * bad value is a usage error, reported before any input is read) and the
+ * run reads with it. */
+static bool read_options(const PassInvocation *inv, Options *o, char *err, size_t errsz)
 {
-    char err[256];
     memset(o, 0, sizeof *o);
-    if (!pass_arg_int(inv, "maxnreg", &o->maxnreg, 0, err, sizeof err) ||
-        !pass_arg_int(inv, "level", &o->level, 0, err, sizeof err) ||
-        !pass_arg_int(inv, "block", &o->block, 0, err, sizeof err) ||
-        !pass_arg_int(inv, "smem", &o->smem, 0, err, sizeof err) ||
-        !pass_arg_int(inv, "maxrregcount", &o->maxrregcount, 0, err, sizeof err)) {
-        fprintf(stderr, "ptxopt: %s\n", err);
+    if (!pass_arg_int(inv, "maxnreg", &o->maxnreg, 0, err, errsz) ||
+        !pass_arg_int(inv, "level", &o->level, 0, err, errsz) ||
+        !pass_arg_int(inv, "block", &o->block, 0, err, errsz) ||
+        !pass_arg_int(inv, "smem", &o->smem, 0, err, errsz) ||
+        !pass_arg_int(inv, "maxrregcount", &o->maxrregcount, 0, err, errsz))
         return false;
-    }
     o->kernel = pass_arg(inv, "kernel");
     bool has_n = pass_arg(inv, "maxnreg") != NULL, has_c = pass_arg(inv, "level") != NULL;
     if (has_n == has_c) {
-        fprintf(stderr, "ptxopt: pass '%s' needs exactly one of maxnreg=N or level=C\n", PASS);
+        snprintf(err, errsz, "needs exactly one of maxnreg=N or level=C");
         return false;
     }
-    if (o->smem < 0 || o->maxrregcount < 0 || (pass_arg(inv, "block") && o->block <= 0)) {
-        fprintf(stderr, "ptxopt: pass '%s': block, smem and maxrregcount must be positive\n", PASS);
+    if (pass_arg(inv, "block") && o->block <= 0) {
+        snprintf(err, errsz, "block=%ld must be positive", o->block);
+        return false;
+    }
+    if (o->smem < 0 || o->maxrregcount < 0) {
+        snprintf(err, errsz, "%s=%ld is negative", o->smem < 0 ? "smem" : "maxrregcount", o->smem < 0 ? o->smem : o->maxrregcount);
         return false;
     }
     /* maxnreg and level are range-checked per kernel (a remark, not an
      * error): what is out of range depends on the target and block. */
     o->by_maxnreg = has_n;
     return true;
+}
+
+static bool regtune_validate(const PassInvocation *inv, char *err, size_t errsz)
+{
+    Options o;
+    return read_options(inv, &o, err, errsz);
 }
 
 /* ------------------------------------------------------- kernel facts */
@@ -355,7 +365,11 @@ static void apply_level(Function *fn, const Options *o, const Kernel *k, const A
 static int regtune_run(Module *m, const PassInvocation *inv, PassContext *ctx)
 {
     Options o;
-    if (!read_options(inv, &o)) return 1;
+    char err[256];
+    if (!read_options(inv, &o, err, sizeof err)) { /* validated when parsed: not reached from the tools */
+        fprintf(stderr, "ptxopt: pass '%s': %s\n", PASS, err);
+        return 1;
+    }
     const Arch *a = arch_by_sm(ctx->target_sm);
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         Function *fn = m->funcs[i];
@@ -388,5 +402,6 @@ const PassInfo pass_regtune = {
     .summary = "register cap or occupancy level per kernel (.maxnreg, .minnctapersm)",
     .function_local = true,
     .keys = regtune_keys,
+    .validate = regtune_validate,
     .run = regtune_run,
 };

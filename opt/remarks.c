@@ -36,6 +36,16 @@ void remark(Remarks *r, const char *pass, const Function *fn, const Stmt *at, Re
     if (!x->function) fatal_oom();
 }
 
+void remarks_truncate(Remarks *r, int n)
+{
+    if (!r) return;
+    while (r->n > n) {
+        r->n--;
+        free(r->v[r->n].function);
+        free(r->v[r->n].message);
+    }
+}
+
 static const char *kind_name(RemarkKind k)
 {
     return k == REMARK_APPLIED ? "applied" : k == REMARK_MISSED ? "missed" : "analysis";

@@ -27,6 +27,9 @@ void remarks_init(Remarks *r);
 void remarks_free(Remarks *r);
 void remark(Remarks *r, const char *pass, const Function *fn, const Stmt *at, RemarkKind kind,
             const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Drops every remark after the first n (r->n before a kernel's analysis):
+ * a pass that abandons a kernel takes back what it said about it. */
+void remarks_truncate(Remarks *r, int n);
 void remarks_print(const Remarks *r, FILE *out, const char *file);
 void remarks_json(const Remarks *r, FILE *out);
 /* Writes s as a JSON string literal. */

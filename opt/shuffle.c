@@ -48,17 +48,19 @@
 #include <string.h>
 
 #include "ir/analysis.h"
+#include "opt/guard.h"
 #include "opt/shuffle_impl.h"
 
 #define PASS "shuffle"
 
-static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "prove", "loops", NULL };
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", "loops", NULL };
 
 /* prove=: who accepts a pair (see prove_shift). */
 typedef enum ProveMode { PROVE_AUTO, PROVE_Z3, PROVE_REWRITE } ProveMode;
 
 typedef struct Options {
     long max_delta, max_shuffles, timeout_ms;
+    long budget_ms;     /* per kernel; 0: none */
     bool no_corner, no_load;
     bool loops;         /* sources in loops (with the runtime address check) */
     ProveMode prove;
@@ -70,33 +72,47 @@ typedef struct Options {
  * the paper measured slowdowns with large |N| and many shuffles.  A source
  * in a loop needs the runtime address check (two more shuffles per load),
  * which only a slow load path repays: off by default on sm_70 and newer. */
-static bool read_options(const PassInvocation *inv, int sm, Options *o)
+static bool read_options(const PassInvocation *inv, int sm, Options *o, char *err, size_t errsz)
 {
-    char err[256];
     bool modern = sm == 0 || sm >= 70;
-    long nc = 0, nl = 0, lp = 0;
-    if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, sizeof err) ||
-        !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, sizeof err) ||
-        !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, sizeof err) ||
-        !pass_arg_int(inv, "no-corner", &nc, 0, err, sizeof err) || !pass_arg_int(inv, "no-load", &nl, 0, err, sizeof err) ||
-        !pass_arg_int(inv, "loops", &lp, modern ? 0 : 1, err, sizeof err)) {
-        fprintf(stderr, "ptxopt: %s\n", err);
+    if (!pass_arg_int(inv, "max-delta", &o->max_delta, modern ? 1 : 31, err, errsz) ||
+        !pass_arg_int(inv, "max-shuffles", &o->max_shuffles, modern ? 8 : 1000000, err, errsz) ||
+        !pass_arg_int(inv, "timeout-ms", &o->timeout_ms, 2000, err, errsz) ||
+        !pass_arg_int(inv, "budget-ms", &o->budget_ms, 10000, err, errsz) ||
+        !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
+        !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz) ||
+        !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz))
+        return false;
+    if (o->max_delta < 0 || o->max_delta > 31) {
+        snprintf(err, errsz, "max-delta=%ld is outside 0..31", o->max_delta);
         return false;
     }
-    if (o->max_delta < 0 || o->max_delta > 31 || o->max_shuffles < 0 || o->timeout_ms <= 0) {
-        fprintf(stderr, "ptxopt: pass '%s': max-delta must be in 0..31, max-shuffles >= 0, timeout-ms > 0\n", PASS);
+    if (o->max_shuffles < 0 || o->budget_ms < 0) {
+        snprintf(err, errsz, "%s=%ld is negative", o->max_shuffles < 0 ? "max-shuffles" : "budget-ms",
+                 o->max_shuffles < 0 ? o->max_shuffles : o->budget_ms);
         return false;
     }
-    o->no_corner = nc != 0, o->no_load = nl != 0, o->loops = lp != 0;
+    if (o->timeout_ms <= 0 || o->timeout_ms > 86400000) {
+        snprintf(err, errsz, "timeout-ms=%ld is outside 1..86400000", o->timeout_ms);
+        return false;
+    }
     const char *pv = pass_arg(inv, "prove");
     if (!pv || strcmp(pv, "auto") == 0) o->prove = PROVE_AUTO;
     else if (strcmp(pv, "z3") == 0) o->prove = PROVE_Z3;
     else if (strcmp(pv, "rewrite") == 0) o->prove = PROVE_REWRITE;
     else {
-        fprintf(stderr, "ptxopt: pass '%s': prove must be auto, z3 or rewrite\n", PASS);
+        snprintf(err, errsz, "prove=%s must be auto, z3 or rewrite", pv);
         return false;
     }
     return true;
+}
+
+/* Pipeline parsing checks the options with the run's own reader (the
+ * target only changes defaults, never what is valid). */
+static bool shuffle_validate(const PassInvocation *inv, char *err, size_t errsz)
+{
+    Options o;
+    return read_options(inv, 0, &o, err, errsz);
 }
 
 /* ------------------------------------------------------------ loads */
@@ -687,9 +703,12 @@ static bool known_row_shape(const Function *fn)
     return false;
 }
 
-/* Returns true when the function needs activemask (.version >= 6.2). */
-static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok)
+/* Returns true when the function needs activemask (.version >= 6.2).
+ * When the budget runs out (checked between loads and between proofs) the
+ * function is left unchanged, with one remark instead of the per-load ones. */
+static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok, Budget *bg)
 {
+    int mark = rm ? rm->n : 0;
     /* The analyses of this kernel go to the module arena after this mark
      * and are released before the rewrite: a module of thousands of
      * kernels then needs the analyses of one at a time, not of all. */
@@ -700,6 +719,7 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     const ValueTerms *vt = vterms_get(fn);
     Ctx c = { .fn = fn, .cfg = cfg, .dom = dom_get(fn), .li = loops_get(fn), .uni = uniform_get(fn), .mi = mi, .tt = vt->tt, .o = *o };
     c.tid = vterms_special(fn, "%tid", 'x');
+    c.o.timeout_ms = budget_left(bg, o->timeout_ms); /* a proof must not outlive the budget by much */
 
     int nloads = 0;
     for (uint32_t i = 0; i < mi->nacc; i++) {
@@ -741,18 +761,18 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
     nsites = 0, sum_abs = 0;
     for (int d = 0; d < nloads; d++) loads[d].is_dst = loads[d].needs_version = false, loads[d].uses_as_src = 0;
     /* phase 1: which loads could be destinations at all */
-    for (int d = 0; d < nloads; d++) {
+    for (int d = 0; d < nloads && !budget_expired(bg); d++) {
         if (!loads[d].dst_ok) continue;
         if (first) ncand[d] = candidates(&c, loads, nloads, d, cands + (size_t)d * nloads);
-        for (int j = 0; j < ncand[d] && !loads[d].is_dst; j++)
+        for (int j = 0; j < ncand[d] && !loads[d].is_dst && !budget_expired(bg); j++)
             if (proved(&c, loads, d, &cands[(size_t)d * nloads + j])) loads[d].is_dst = true;
     }
     first = false;
     /* phase 2: roots only, smallest |N|, up to max-shuffles */
-    for (int d = 0; d < nloads; d++) {
+    for (int d = 0; d < nloads && !budget_expired(bg); d++) {
         if (!loads[d].is_dst) continue;
         Cand *best = NULL;
-        for (int j = 0; j < ncand[d] && !best; j++) {
+        for (int j = 0; j < ncand[d] && !best && !budget_expired(bg); j++) {
             Cand *cd = &cands[(size_t)d * nloads + j];
             if (loads[cd->src].is_dst) {
                 set_why(&loads[d], WHY_CHAIN, "%s", "");
@@ -775,7 +795,13 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         loads[best->src].uses_as_src++;
         sum_abs += abs(best->delta);
     }
-    if (!confirm_sites(&c, loads, site_dst, chosen, nsites, &dropped)) goto select;
+    if (!budget_expired(bg) && !confirm_sites(&c, loads, site_dst, chosen, nsites, &dropped)) goto select;
+    if (bg->expired) { /* nothing is emitted: unsay the kernel's remarks, leave it as it was */
+        remarks_truncate(rm, mark);
+        remark(rm, PASS, fn, NULL, REMARK_MISSED, "time budget exceeded (budget-ms=%ld) while analysing %d loads; kernel left unchanged",
+               o->budget_ms, nloads);
+        nsites = 0;
+    }
     for (int i = 0; i < nsites; i++) {
         Load *d = &loads[site_dst[i]];
         const Cand *best = chosen[i];
@@ -786,7 +812,7 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
                best->check ? ", source in a loop: runtime address check" : "");
         d->detail[0] = 1; /* marks: rewritten */
     }
-    for (int d = 0; d < nloads; d++) {
+    for (int d = 0; d < nloads && !bg->expired; d++) {
         Load *l = &loads[d];
         if (l->detail[0] == 1) continue;
         if (l->uses_as_src) continue;
@@ -806,10 +832,12 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
     analysis_invalidate(fn);
     arena_release(&fn->mod->arena, analyses);
     bool need = nsites && shfl_emit(fn, sites, nsites, &eo);
-    remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
-           nsites, nsites ? (double)sum_abs / nsites : 0.0,
-           nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
-    proof_remark(&c, rm, nsites, dropped, queries);
+    if (!bg->expired) {
+        remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
+               nsites, nsites ? (double)sum_abs / nsites : 0.0,
+               nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
+        proof_remark(&c, rm, nsites, dropped, queries);
+    }
     free(sites), free(site_dst), free(chosen), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
     return need;
 }
@@ -817,7 +845,11 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
 static int shuffle_run(Module *m, const PassInvocation *inv, PassContext *ctx)
 {
     Options o;
-    if (!read_options(inv, ctx->target_sm, &o)) return 1;
+    char err[256];
+    if (!read_options(inv, ctx->target_sm, &o, err, sizeof err)) { /* validated when parsed: not reached from the tools */
+        fprintf(stderr, "ptxopt: pass '%s': %s\n", PASS, err);
+        return 1;
+    }
     /* activemask needs PTX ISA 6.2; the rewrite raises .version when the
      * target allows it (every sm_75+ toolkit accepts 6.2) */
     bool version_ok = m->version_major < 0 || m->version_major > 6 || (m->version_major == 6 && m->version_minor >= 2);
@@ -831,11 +863,13 @@ static int shuffle_run(Module *m, const PassInvocation *inv, PassContext *ctx)
                    "not a kernel: a .func may run several times per thread (calls in a loop), so lanes may meet in different calls");
             continue;
         }
-        if (fn->opaque) {
-            remark(ctx->remarks, PASS, fn, NULL, REMARK_MISSED, "function contains code passes cannot reason about; left unchanged");
+        if (fn->opaque) { /* S23: byte-identical, the other kernels still optimised */
+            guard_remark_opaque(ctx->remarks, PASS, fn);
             continue;
         }
-        if (run_function(fn, &o, ctx->remarks, version_ok || can_raise) && !version_ok) raise = true;
+        Budget bg; /* S24: per kernel */
+        budget_start(&bg, o.budget_ms, fn);
+        if (run_function(fn, &o, ctx->remarks, version_ok || can_raise, &bg) && !version_ok) raise = true;
     }
     if (raise) ir_set_version(m, 6, 2);
     return 0;
@@ -847,4 +881,5 @@ const PassInfo pass_shuffle = {
     .function_local = false,
     .keys = shuffle_keys,
     .run = shuffle_run,
+    .validate = shuffle_validate,
 };

@@ -21,6 +21,10 @@
  *                   value, no shuffle and no load (WRONG by design).
  *   timeout-ms=T    Z3 time limit per query (default 2000); unknown means
  *                   no rewrite.
+ *   loops=0|1     sources inside loops, with a runtime address check
+ *                   (default 1 below sm_70, 0 on sm_70 and newer).
+ *   budget-ms=B     time budget per kernel (default 10000; 0: none): when
+ *                   it runs out the kernel is left unchanged (S24).
  *   prove=auto|z3|rewrite
  *                   auto (default): normalisation under the no-index-wrap
  *                   premise pre-selects, Z3 decides the rest and confirms
@@ -28,6 +32,9 @@
  *                   dropped); z3: Z3 decides every candidate; rewrite:
  *                   normalisation unconfirmed (cost studies).  Without Z3:
  *                   normalisation only, and the remark says so.
+ * A kernel with an instruction the front end kept verbatim (unknown
+ * opcode) is left byte-identical (S23).  Option values are checked when
+ * the pipeline is parsed (read_options, via PassInfo.validate).
  * The pass may raise .version to 6.2 (activemask), a module-level edit, so
  * it is not function-local.  Details and reasoning: ptxopt-passes(7). */
 #ifndef PTXOPT_SHUFFLE_H

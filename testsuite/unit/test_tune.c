@@ -121,6 +121,16 @@ static void test_dims(void)
     free_dim(&d);
     CHECK(!tune_parse_dim("a:f<%v>:1;2", &d, err, sizeof err) && strstr(err, "may not contain"));
     free_dim(&d);
+    /* every value must make a pipeline ptxopt accepts */
+    CHECK(tune_parse_dim("lvl:regtune<level=%v;block=256;kernel=%k>:2,4", &d, err, sizeof err));
+    CHECK(tune_check_dim(&d, err, sizeof err));
+    free_dim(&d);
+    CHECK(tune_parse_dim("cap:regtune<maxnreg=%v>:64,x64", &d, err, sizeof err));
+    CHECK(!tune_check_dim(&d, err, sizeof err) && strcmp(err, "--dim 'cap', value 'x64': pass 'regtune': maxnreg=x64 is not an integer") == 0);
+    free_dim(&d);
+    CHECK(tune_parse_dim("pct:x<p=%v%%>:10", &d, err, sizeof err));
+    CHECK(!tune_check_dim(&d, err, sizeof err) && strstr(err, "unknown pass 'x'"));
+    free_dim(&d);
 }
 
 static void test_caps(void)

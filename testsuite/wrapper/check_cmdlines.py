@@ -54,6 +54,8 @@ def parse_dry_run(text):
         elif line.startswith("  options-"):
             name, words = line.strip().split(": ", 1)
             r["files"][name] = shlex.split(words)
+        elif line.startswith("pipeline error: "):
+            pass  # the recorded lines name placeholder passes (a,b): not an argument error
         elif "error" in line:
             r["errors"].append(line)
     return r
