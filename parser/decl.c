@@ -120,8 +120,11 @@ PerfDirective perf_from_text(Str text)
 {
     PerfDirective p = { 0 };
     p.text = text;
+    /* the name is letters and '_' only: the lexer also takes ".maxntid16, 16"
+     * (no space before the first number) */
     size_t i = 1;
-    while (i < text.len && text.p[i] != ' ' && text.p[i] != '\t' && text.p[i] != '\r' && text.p[i] != '\n') i++;
+    while (i < text.len && ((text.p[i] >= 'a' && text.p[i] <= 'z') || (text.p[i] >= 'A' && text.p[i] <= 'Z') || text.p[i] == '_'))
+        i++;
     p.name = (Str){ text.p, i };
     while (i < text.len && p.n < 3) {
         while (i < text.len && (text.p[i] < '0' || text.p[i] > '9')) i++;
