@@ -1,17 +1,20 @@
 #!/bin/sh
-# regdelta.sh [PTXOPT] [PASS-OPTIONS] — per corpus stencil kernel and target:
+# regdelta.sh [PTXOPT] [PASS-OPTIONS] — per corpus stencil kernel and
+# KernelGen port (testsuite/corpus/kernelgen) and target:
 # loads, shuffles, mean |N|, pass time, and the register count ptxas -v
 # reports before and after the shuffle pass (a proxy for the occupancy
 # cost the paper saw on Volta).  Not a timed test; needs ptxas.
 ptxopt=${1:-ptxopt}
-opts=${2:-max-delta=31;max-shuffles=64}
+opts=${2:-max-delta=31;max-shuffles=64;loops=1}
 ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
-corpus=$(dirname "$0")/../../testsuite/corpus/nvcc
+corpus=$(dirname "$0")/../../testsuite/corpus
 tmp=${TMPDIR:-/tmp}/regdelta.$$
 mkdir -p "$tmp" || exit 1
 regs() { "$ptxas" -v -arch="$2" "$1" -o /dev/null 2>&1 | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' | head -1; }
-printf '%-16s %-6s %6s %9s %7s %9s %5s %5s %6s\n' kernel target loads shuffles mean_N pass_ms regs0 regs1 delta
-for k in stencil1d_3pt stencil2d_5pt stencil3d_7pt stencil3d_13pt jacobi_restrict blur5x5; do
+printf '%-22s %-6s %6s %9s %7s %9s %5s %5s %6s\n' kernel target loads shuffles mean_N pass_ms regs0 regs1 delta
+kernelgen=$(cd "$corpus/kernelgen" && ls *.sm_80.ptx | sed 's|^|kernelgen/|; s/\.sm_80\.ptx$//')
+for k in nvcc/stencil1d_3pt nvcc/stencil2d_5pt nvcc/stencil3d_7pt nvcc/stencil3d_13pt nvcc/jacobi_restrict nvcc/blur5x5 \
+         $kernelgen; do
   for sm in 75 80 86 89 90; do
     in=$corpus/$k.sm_$sm.ptx
     [ -f "$in" ] || continue
@@ -20,7 +23,7 @@ for k in stencil1d_3pt stencil2d_5pt stencil3d_7pt stencil3d_13pt jacobi_restric
     ms=$(sed -n 's/.*passes \([0-9.]*\) ms.*/\1/p' "$tmp/err" | head -1)
     r0=$(regs "$in" sm_$sm) r1=$(regs "$tmp/out.ptx" sm_$sm)
     set -- $stat
-    printf '%-16s %-6s %6s %9s %7s %9s %5s %5s %+6d\n' "$k" "sm_$sm" "$1" "$2" "$3" "$ms" "$r0" "$r1" $((r1 - r0))
+    printf '%-22s %-6s %6s %9s %7s %9s %5s %5s %+6d\n' "$k" "sm_$sm" "$1" "$2" "$3" "$ms" "$r0" "$r1" $((r1 - r0))
   done
 done
 rm -rf "$tmp"
