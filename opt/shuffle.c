@@ -513,13 +513,10 @@ static const char *why_text(Why w)
  * value is S's only one (D may be in a loop: S's value is then the same in
  * every iteration, and an address that equals A(tid+N) cannot depend on
  * the iteration).  In an irreducible CFG cycles need not be loops: every
- * source is treated as repeated.  *hdr: the header of S's innermost loop,
- * or ANA_NONE. */
-static bool iterations_together(const Ctx *c, const Load *s, uint32_t *hdr)
+ * source is treated as repeated. */
+static bool iterations_together(const Ctx *c, const Load *s)
 {
-    uint32_t l = c->li->innermost[s->block];
-    *hdr = l == ANA_NONE ? ANA_NONE : c->li->loops[l].header;
-    return l == ANA_NONE && !c->li->irreducible;
+    return c->li->innermost[s->block] == ANA_NONE && !c->li->irreducible;
 }
 
 /* A repeated source S: may anything that runs while another lane of the
@@ -590,8 +587,8 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             set_why(d, WHY_ITERATION, "(load at line %u)", s->st->line);
             continue;
         }
-        uint32_t hdr, at;
-        bool check = N != 0 && !iterations_together(c, s, &hdr);
+        uint32_t at;
+        bool check = N != 0 && !iterations_together(c, s);
         if (check && !c->o.loops) {
             set_why(d, WHY_LOOP_OFF, "%s", "");
             continue;
