@@ -20,15 +20,61 @@ static void remark_json(FILE *out, const Remark *x)
     fputc('}', out);
 }
 
-static bool is_kernel(const OptimizeResult *r, const char *name)
+/* Remarks are grouped by function through index arrays sorted by name (a
+ * file of thousands of kernels has thousands of remarks: comparing every
+ * kernel with every remark took most of a batch run's time). */
+static const OptimizeResult *sort_r;
+
+static int by_remark_function(const void *a, const void *b)
 {
-    for (int i = 0; i < r->nkernels; i++)
-        if (strcmp(r->kernels[i].name, name) == 0) return true;
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(sort_r->remarks.v[x].function, sort_r->remarks.v[y].function);
+    return c ? c : (x > y) - (x < y);   /* stable: file order within a function */
+}
+
+static int by_kernel_name(const void *a, const void *b)
+{
+    return strcmp(sort_r->kernels[*(const int *)a].name, sort_r->kernels[*(const int *)b].name);
+}
+
+static int *sorted_index(const OptimizeResult *r, int n, int (*cmp)(const void *, const void *))
+{
+    int *ix = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!ix) fatal_oom();
+    for (int i = 0; i < n; i++) ix[i] = i;
+    sort_r = r;
+    qsort(ix, (size_t)n, sizeof *ix, cmp);
+    return ix;
+}
+
+/* First position in the sorted remarks whose function is `name`. */
+static int first_remark_of(const OptimizeResult *r, const int *rix, const char *name)
+{
+    int lo = 0, hi = r->remarks.n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(r->remarks.v[rix[mid]].function, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static bool is_kernel(const OptimizeResult *r, const int *kix, const char *name)
+{
+    int lo = 0, hi = r->nkernels;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, c = strcmp(r->kernels[kix[mid]].name, name);
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return false;
 }
 
 void record_kernels_json(FILE *out, const OptimizeResult *r)
 {
+    int *rix = sorted_index(r, r->remarks.n, by_remark_function);
+    int *kix = sorted_index(r, r->nkernels, by_kernel_name);
     fputc('[', out);
     for (int i = 0; i < r->nkernels; i++) {
         const KernelInfo *k = &r->kernels[i];
@@ -36,10 +82,10 @@ void record_kernels_json(FILE *out, const OptimizeResult *r)
         json_string(out, k->name);
         fprintf(out, ",\"entry\":%s,\"remarks\":[", k->entry ? "true" : "false");
         int n = 0;
-        for (int j = 0; j < r->remarks.n; j++) {
-            if (strcmp(r->remarks.v[j].function, k->name) != 0) continue;
+        for (int j = first_remark_of(r, rix, k->name); j < r->remarks.n && strcmp(r->remarks.v[rix[j]].function, k->name) == 0;
+             j++) {
             if (n++) fputc(',', out);
-            remark_json(out, &r->remarks.v[j]);
+            remark_json(out, &r->remarks.v[rix[j]]);
         }
         fputs("]}", out);
     }
@@ -47,7 +93,7 @@ void record_kernels_json(FILE *out, const OptimizeResult *r)
     bool any = r->nkernels > 0;
     for (int j = 0; j < r->remarks.n; j++) {
         const Remark *x = &r->remarks.v[j];
-        if (is_kernel(r, x->function)) continue;
+        if (is_kernel(r, kix, x->function)) continue;
         fprintf(out, "%s{\"name\":", any ? "," : "");
         any = true;
         json_string(out, x->function);
@@ -56,6 +102,8 @@ void record_kernels_json(FILE *out, const OptimizeResult *r)
         fputs("]}", out);
     }
     fputc(']', out);
+    free(rix);
+    free(kix);
 }
 
 static void put_line(FILE *out, const char *key, const char *text)

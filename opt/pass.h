@@ -45,6 +45,10 @@ struct PassInfo {
     /* true when the pass looks at one function at a time and never edits
      * module-level statements: such pipelines run while streaming */
     bool function_local;
+    /* > 0: the pass is function-local too when the module's .version is at
+     * least this (major * 100 + minor), e.g. a pass that only raises an
+     * older .version */
+    int local_from_version;
     const char *const *keys;   /* NULL-terminated list of accepted option keys */
     /* Checks the option values of one invocation (the keys are already
      * known to be accepted); on error writes the reason, without the pass's
@@ -66,8 +70,9 @@ const PassInfo *pass_at(int i);
 bool pipeline_parse(const char *text, Pipeline *out, char *err, size_t errsz);
 void pipeline_free(Pipeline *p);
 int pipeline_run(const Pipeline *p, Module *m, PassContext *ctx);
-/* Every pass is function-local (an empty pipeline is). */
-bool pipeline_streamable(const Pipeline *p);
+/* Every pass is function-local (an empty pipeline is) for a module of
+ * .version `version` (major * 100 + minor; -1 when unknown). */
+bool pipeline_streamable(const Pipeline *p, int version);
 
 /* Option helpers for passes. */
 const char *pass_arg(const PassInvocation *inv, const char *key);   /* NULL if absent */

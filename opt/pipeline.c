@@ -174,9 +174,11 @@ bool pass_arg_bool(const PassInvocation *inv, const char *key, bool *out, bool d
     return true;
 }
 
-bool pipeline_streamable(const Pipeline *p)
+bool pipeline_streamable(const Pipeline *p, int version)
 {
-    for (int i = 0; i < p->n; i++)
-        if (!p->v[i].pass->function_local) return false;
+    for (int i = 0; i < p->n; i++) {
+        const PassInfo *pi = p->v[i].pass;
+        if (!pi->function_local && !(pi->local_from_version > 0 && version >= pi->local_from_version)) return false;
+    }
     return true;
 }

@@ -66,7 +66,8 @@ int run_file(const char *in, OutBuf *out, const RunOptions *opt, RunStats *st)
     Stream sm = { out, opt, st, RUN_OK };
     double t0 = now_ms();
     Module *m;
-    if (!opt->no_stream && (!opt->pipeline || pipeline_streamable(opt->pipeline))) {
+    int major, minor, version = parse_peek_version(buf, len, &major, &minor) ? major * 100 + minor : -1;
+    if (!opt->no_stream && (!opt->pipeline || pipeline_streamable(opt->pipeline, version))) {
         st->streamed = true;
         m = parse_module_stream(name, buf, len, stderr, on_item, &sm);
         if (m) print_module_tail(out, m, opt->canonical);

@@ -876,6 +876,7 @@ const PassInfo pass_shuffle = {
     .name = "shuffle",
     .summary = "replace neighbour global loads with proven warp shuffles (PTXASW)",
     .function_local = false,
+    .local_from_version = 602,   /* it edits the module only to raise .version to 6.2 */
     .keys = shuffle_keys,
     .run = shuffle_run,
     .validate = shuffle_validate,

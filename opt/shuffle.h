@@ -35,8 +35,9 @@
  * A kernel with an instruction the front end kept verbatim (unknown
  * opcode) is left byte-identical (S23).  Option values are checked when
  * the pipeline is parsed (read_options, via PassInfo.validate).
- * The pass may raise .version to 6.2 (activemask), a module-level edit, so
- * it is not function-local.  Details and reasoning: ptxopt-passes(7). */
+ * The pass may raise .version to 6.2 (activemask), a module-level edit:
+ * on modules of .version 6.2 or later it is function-local (ptxopt then
+ * streams the file, one function in memory at a time).  Details and reasoning: ptxopt-passes(7). */
 #ifndef PTXOPT_SHUFFLE_H
 #define PTXOPT_SHUFFLE_H
 

@@ -128,6 +128,38 @@ static char *read_all(FILE *f, size_t *len)
     return buf;
 }
 
+bool parse_peek_version(const char *buf, size_t len, int *major, int *minor)
+{
+    size_t i = 0;
+    for (;;) {   /* whitespace and comments */
+        while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
+        if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '/') {
+            while (i < len && buf[i] != '\n') i++;
+        } else if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < len && !(buf[i] == '*' && buf[i + 1] == '/')) i++;
+            if (i + 1 >= len) return false;
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    static const char kw[] = ".version";
+    if (len - i < sizeof kw || memcmp(buf + i, kw, sizeof kw - 1) != 0) return false;
+    i += sizeof kw - 1;
+    if (i >= len || (buf[i] != ' ' && buf[i] != '\t')) return false;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t')) i++;
+    int v[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++) {
+        size_t start = i;
+        while (i < len && buf[i] >= '0' && buf[i] <= '9' && v[k] < 100000) v[k] = v[k] * 10 + (buf[i++] - '0');
+        if (i == start) return false;
+        if (k == 0 && (i >= len || buf[i++] != '.')) return false;
+    }
+    *major = v[0], *minor = v[1];
+    return true;
+}
+
 char *read_file(const char *path, size_t *lenp, FILE *diag)
 {
     if (!diag) diag = stderr;
