@@ -333,6 +333,7 @@ int ssa_check(Function *fn, FILE *err);
 
 typedef enum IvKind { IV_BASIC, IV_DERIVED } IvKind;
 
+enum { IV_MAX_CHAIN = 7 };
 typedef struct InductionVar {
     uint32_t loop;
     uint8_t kind;             /* IvKind */
@@ -347,6 +348,12 @@ typedef struct InductionVar {
     SsaValue step_value;      /* basic: step register value, ANA_NONE for an immediate */
     int64_t step_imm;         /* basic: immediate step (when step_value == ANA_NONE) */
     uint8_t step_opnd;        /* basic: operand of the update instruction that is the step */
+    /* basic: a chain p1 = p + s1; p2 = p1 + s2; ...; update = pk + step (nvcc's
+     * unrolled loops advance a pointer this way): the earlier add/sub
+     * instructions and their step operands; the IV's step is the sum */
+    uint8_t nchain;
+    uint32_t chain_instr[IV_MAX_CHAIN];
+    uint8_t chain_opnd[IV_MAX_CHAIN];
     uint32_t base;            /* derived: index of the IV it is computed from */
 } InductionVar;
 

@@ -156,6 +156,14 @@ static void loops_header(Dumper *d, FILE *sum, FILE *lines)
                 if (v->init == ANA_NONE) fputs("(several)", lines);
                 else value(lines, s, v->init);
                 fputs(", step ", lines);
+                for (int j = 0; j < v->nchain; j++) {   /* a chain's earlier steps */
+                    const Instr *in = &c->instr[v->chain_instr[j]]->u.instr;
+                    const Operand *o = &in->ops[v->chain_opnd[j]];
+                    if (j || in->op == OP_sub) fputs(in->op == OP_sub ? "-" : "+", lines);
+                    if (o->kind == OPND_INT) fprintf(lines, "%lld", (long long)o->value);
+                    else value(lines, s, ssa_operand_value(s, v->chain_instr[j], v->chain_opnd[j]));
+                }
+                if (v->nchain && !v->step_negative && (v->step_value != ANA_NONE || v->step_imm >= 0)) fputs("+", lines);
                 if (v->step_value == ANA_NONE) fprintf(lines, "%lld", (long long)v->step_imm);
                 else {
                     if (v->step_negative) fputs("-", lines);

@@ -155,6 +155,37 @@ static bool is_grid_stride(const IvCtx *x, SsaValue step)
     return false;
 }
 
+/* Does v (through moves) lead back to the header phi p through add/sub
+ * instructions of `bits` width that each add a loop-invariant step?  The
+ * steps (instruction, operand) are appended to chain in the order they
+ * run (nvcc advances a pointer p1 = p + s; p2 = p1 + s; ... in unrolled
+ * loops). */
+static bool chain_to_phi(const IvCtx *x, SsaValue v, SsaValue p, uint32_t loop, unsigned bits, uint32_t *chain,
+                         uint8_t *chain_opnd, int *n)
+{
+    v = through_moves(x, v);
+    if (v == p) return true;
+    if (*n >= IV_MAX_CHAIN) return false;
+    const Instr *in = def_instr(x, v);
+    if (!in || (in->op != OP_add && in->op != OP_sub) || in->nops != 3 || !is_integer_op(in)) return false;
+    if (instr_has_mod(in, ".cc") || instr_has_mod(in, ".sat") || type_bits(instr_type(in)) != bits) return false;
+    uint32_t i = x->s->v[v].instr;
+    for (int k = 1; k <= 2; k++) {
+        if (in->op == OP_sub && k == 2) break;
+        SsaValue a = ssa_operand_value(x->s, i, k);
+        bool is_imm;
+        int64_t imm;
+        if (a == ANA_NONE || !operand_invariant(x, i, 3 - k, loop, &is_imm, &imm)) continue;
+        int mark = *n;
+        if (chain_to_phi(x, a, p, loop, bits, chain, chain_opnd, n)) {
+            chain[*n] = i, chain_opnd[*n] = (uint8_t)(3 - k), (*n)++;
+            return true;
+        }
+        *n = mark;
+    }
+    return false;
+}
+
 /* Basic IV at header phi p of loop L. */
 static bool basic_iv(const IvCtx *x, uint32_t loop, SsaValue p, InductionVar *out)
 {
@@ -184,11 +215,17 @@ static bool basic_iv(const IvCtx *x, uint32_t loop, SsaValue p, InductionVar *ou
     for (int k = 1; k <= 2; k++) {
         if (in->op == OP_sub && k == 2) break;   /* step - p is not an IV */
         SsaValue a = ssa_operand_value(x->s, i, k);
-        if (a == ANA_NONE || through_moves(x, a) != p) continue;
+        uint32_t chain[IV_MAX_CHAIN];
+        uint8_t chain_opnd[IV_MAX_CHAIN];
+        int nchain = 0;
+        if (a == ANA_NONE || !chain_to_phi(x, a, p, loop, type_bits(instr_type(in)), chain, chain_opnd, &nchain)) continue;
         bool is_imm;
         int64_t imm = 0;
         if (!operand_invariant(x, i, 3 - k, loop, &is_imm, &imm)) return false;
         memset(out, 0, sizeof *out);
+        out->nchain = (uint8_t)nchain;
+        memcpy(out->chain_instr, chain, sizeof(uint32_t) * (size_t)nchain);
+        memcpy(out->chain_opnd, chain_opnd, (size_t)nchain);
         out->loop = loop;
         out->kind = IV_BASIC;
         out->reg = pv->reg;
@@ -203,7 +240,7 @@ static bool basic_iv(const IvCtx *x, uint32_t loop, SsaValue p, InductionVar *ou
         } else {
             out->step_value = ssa_operand_value(x->s, i, 3 - k);
             out->step_negative = in->op == OP_sub;
-            out->grid_stride = is_grid_stride(x, out->step_value);
+            out->grid_stride = nchain == 0 && is_grid_stride(x, out->step_value);
         }
         return true;
     }

@@ -457,13 +457,17 @@ static const Term *phi_term(Vt *x, SsaValue v)
         if (k != ANA_NONE) {
             const InductionVar *iv = &x->iv->iv[k];
             const Term *init = iv->init != ANA_NONE ? x->term[iv->init] : NULL;
-            const Instr *up = &x->c->instr[x->s->v[iv->update].instr]->u.instr;
-            const Term *step = opnd(x, x->s->v[iv->update].instr, iv->step_opnd, w,
-                                    type_is_signed(instr_type(up)));
+            /* the step of one iteration: the update's, plus a chain's earlier ones */
+            const Term *step = term_const(x->tt, w, 0);
+            for (int j = 0; j <= iv->nchain && step; j++) {
+                uint32_t i = j < iv->nchain ? iv->chain_instr[j] : x->s->v[iv->update].instr;
+                const Instr *in = &x->c->instr[i]->u.instr;
+                const Term *s = opnd(x, i, j < iv->nchain ? iv->chain_opnd[j] : iv->step_opnd, w, type_is_signed(instr_type(in)));
+                step = !s ? NULL : in->op == OP_sub ? term_sub(x->tt, step, s) : term_add(x->tt, step, s);
+            }
             if (init && step && init->width == w) {
                 const Term *it = term_atom(x->tt, w, ATOM_ITER, (Str){ "", 0 }, 0, l, 0);
-                const Term *d = term_mul(x->tt, step, it);
-                return up->op == OP_sub ? term_sub(x->tt, init, d) : term_add(x->tt, init, d);
+                return term_add(x->tt, init, term_mul(x->tt, step, it));
             }
         }
         return term_atom(x->tt, w, ATOM_LOOPVAL, r->name, 0, l, v);
@@ -523,6 +527,10 @@ static SsaValue pending_dep(VtPriv *p, SsaValue v)
             if (iv->init != ANA_NONE && !p->state[iv->init]) return iv->init;
             SsaValue st = ssa_operand_value(s, s->v[iv->update].instr, iv->step_opnd);
             if (st != ANA_NONE && !p->state[st]) return st;
+            for (int j = 0; j < iv->nchain; j++) {
+                st = ssa_operand_value(s, iv->chain_instr[j], iv->chain_opnd[j]);
+                if (st != ANA_NONE && !p->state[st]) return st;
+            }
             return ANA_NONE;
         }
         for (uint32_t j = 0; j < sv->nargs; j++)
