@@ -26,21 +26,23 @@ static void first_line(char *dst, size_t n, const char *text)
     dst[len] = 0;
 }
 
-static void collect_kernels(const Module *m, OptimizeResult *r)
+static void add_kernel(OptimizeResult *r, const Function *fn, int *cap)
 {
-    r->kernels = calloc(m->nfuncs ? m->nfuncs : 1, sizeof(KernelInfo));
-    if (!r->kernels) fatal_oom();
-    for (uint32_t i = 0; i < m->nfuncs; i++) {
-        const Function *fn = m->funcs[i];
-        if (!fn->has_body) continue;
-        KernelInfo *k = &r->kernels[r->nkernels++];
-        k->name = strndup(fn->name.p, fn->name.len);
-        if (!k->name) fatal_oom();
-        k->entry = fn->is_entry;
+    if (!fn->has_body) return;
+    if (r->nkernels == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        KernelInfo *k = realloc(r->kernels, sizeof(KernelInfo) * (size_t)*cap);
+        if (!k) fatal_oom();
+        r->kernels = k;
     }
+    KernelInfo *k = &r->kernels[r->nkernels++];
+    k->name = strndup(fn->name.p, fn->name.len);
+    if (!k->name) fatal_oom();
+    k->entry = fn->is_entry;
 }
 
-/* Derives a pass's tally from the remarks it recorded since `first`. */
+/* Adds to a pass's tally what the remarks it recorded since `first` say
+ * (once per module, or once per function when streaming). */
 static void tally_pass(OptimizeResult *r, PassTally *t, int first)
 {
     int changed = 0;
@@ -53,19 +55,70 @@ static void tally_pass(OptimizeResult *r, PassTally *t, int first)
             seen_before = r->remarks.v[j].kind == REMARK_APPLIED && strcmp(r->remarks.v[j].function, x->function) == 0;
         if (!seen_before) changed++;
     }
-    t->kernels_changed = changed;
+    t->kernels_changed += changed;
 }
 
-static void module_stats(const Module *m, OptimizeResult *r)
+static void function_stats(const Function *fn, OptimizeResult *r)
 {
-    r->nfuncs = m->nfuncs;
-    for (uint32_t i = 0; i < m->nfuncs; i++) {
-        Function *fn = m->funcs[i];
-        r->nblocks += fn->nblocks;
-        FOR_EACH_BLOCK(b, fn)
-            FOR_EACH_STMT(s, b) r->ninstrs += s->kind == STMT_INSTR;
+    r->nfuncs++;
+    r->nblocks += fn->nblocks;
+    FOR_EACH_BLOCK(b, fn)
+        FOR_EACH_STMT(s, b) r->ninstrs += s->kind == STMT_INSTR;
+}
+
+/* Runs the pipeline on m one entry at a time (so that a failure names its
+ * pass), adding to the tallies.  False when a pass failed (r->status set). */
+static bool run_passes(Module *m, const Pipeline *pl, OptimizeResult *r)
+{
+    PassContext ctx = { .target_sm = m->target_sm, .remarks = &r->remarks };
+    for (int i = 0; i < r->npasses; i++) {
+        PassTally *t = &r->tally[i];
+        Pipeline one = { .n = 1, .v = &pl->v[i] };
+        int first = r->remarks.n;
+        int rc = pipeline_run(&one, m, &ctx);
+        tally_pass(r, t, first);
+        if (rc) {
+            t->failed = true;
+            r->failed_pass = i;
+            r->status = 3;
+            snprintf(r->error, sizeof r->error, "pass '%s' failed", t->pass);
+            return false;
+        }
+        t->ran = true;
     }
-    r->ir_bytes = m->arena.total;
+    return true;
+}
+
+/* Streaming (every pass function-local for this module): each top-level
+ * item is optimized and printed as soon as it is parsed, so memory is the
+ * input plus the largest function, not the whole module's IR. */
+typedef struct Stream {
+    OptimizeResult *r;
+    const OptimizeConfig *cfg;
+    int kcap;
+    double pass_ms, print_ms;
+} Stream;
+
+static bool on_item(void *ud, Module *m, Stmt *item)
+{
+    Stream *st = ud;
+    OptimizeResult *r = st->r;
+    if (item->kind == STMT_DIRECTIVE && item->dirkind == DIR_TARGET && st->cfg->target)
+        ir_set_target(m, st->cfg->target, st->cfg->target_sm);
+    if (item->kind == STMT_FUNC) {
+        Function *fn = item->u.fn;
+        add_kernel(r, fn, &st->kcap);
+        if (st->cfg->stats) function_stats(fn, r);
+        double t0 = now_ms();
+        bool ok = run_passes(m, st->cfg->pipeline, r);
+        st->pass_ms += now_ms() - t0;
+        if (!ok) return false;
+    }
+    double t1 = now_ms();
+    print_item(&r->out, m, item, st->cfg->canonical);
+    st->print_ms += now_ms() - t1;
+    if (m->arena.total > r->ir_bytes) r->ir_bytes = m->arena.total;
+    return true;
 }
 
 _Noreturn static void crash_now(void)
@@ -95,19 +148,41 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
         len += sizeof junk - 1;
     }
 
+    const Pipeline *pl = cfg->pipeline;
+    r->npasses = pl ? pl->n : 0;
+    r->tally = calloc(r->npasses ? (size_t)r->npasses : 1, sizeof(PassTally));
+    if (!r->tally) fatal_oom();
+    for (int i = 0; i < r->npasses; i++) r->tally[i].pass = pl->v[i].pass->name;
+    int major, minor, version = parse_peek_version(buf, len, &major, &minor) ? major * 100 + minor : -1;
+    /* (the crash and hang faults strike after a whole-module parse) */
+    bool stream = (!pl || pipeline_streamable(pl, version)) && fault != FAULT_CRASH && fault != FAULT_TIMEOUT;
+
     char *dtext = NULL;
     size_t dlen = 0;
     FILE *dmem = open_memstream(&dtext, &dlen);
     if (!dmem) fatal_oom();
-    double t0 = now_ms();
-    Module *m = parse_module(name, buf, len, dmem);
-    double t1 = now_ms();
+    double t0 = now_ms(), t1, t2;
+    Module *m;
+    Stream st = { .r = r, .cfg = cfg };
+    if (stream) {
+        m = parse_module_stream(name, buf, len, dmem, on_item, &st);
+        if (m && !r->status) print_module_tail(&r->out, m, cfg->canonical);
+        t2 = now_ms();
+        r->ms_passes = st.pass_ms;
+        r->ms_print = st.print_ms;
+        r->ms_parse = t2 - t0 - st.pass_ms - st.print_ms;
+    } else {
+        m = parse_module(name, buf, len, dmem);
+        t1 = now_ms();
+        r->ms_parse = t1 - t0;
+    }
     fclose(dmem);
     if (diag && dlen) fwrite(dtext, 1, dlen, diag);
-    r->ms_parse = t1 - t0;
     if (!m) {
-        r->status = 1;
-        first_line(r->error, sizeof r->error, dlen ? dtext : "cannot parse the input");
+        if (!r->status) {   /* else a pass failed and stopped the stream */
+            r->status = 1;
+            first_line(r->error, sizeof r->error, dlen ? dtext : "cannot parse the input");
+        }
         free(dtext);
         return r->status;
     }
@@ -115,32 +190,19 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
 
     if (fault == FAULT_CRASH) crash_now();
     if (fault == FAULT_TIMEOUT) for (;;) pause();
-
-    if (cfg->target) ir_set_target(m, cfg->target, cfg->target_sm);
-    collect_kernels(m, r);
-    const Pipeline *pl = cfg->pipeline;
-    r->npasses = pl ? pl->n : 0;
-    r->tally = calloc(r->npasses ? (size_t)r->npasses : 1, sizeof(PassTally));
-    if (!r->tally) fatal_oom();
-    PassContext ctx = { .target_sm = m->target_sm, .remarks = &r->remarks };
-    for (int i = 0; i < r->npasses; i++) {
-        PassTally *t = &r->tally[i];
-        t->pass = pl->v[i].pass->name;
-        /* One pipeline entry at a time, so a failure names its pass. */
-        Pipeline one = { .n = 1, .v = &pl->v[i] };
-        int first = r->remarks.n;
-        int rc = pipeline_run(&one, m, &ctx);
-        t->kernels_seen = r->nkernels;
-        tally_pass(r, t, first);
-        if (rc) {
-            t->failed = true;
-            r->failed_pass = i;
-            r->status = 3;
-            snprintf(r->error, sizeof r->error, "pass '%s' failed", t->pass);
-            break;
+    if (!stream) {
+        if (cfg->target) ir_set_target(m, cfg->target, cfg->target_sm);
+        int kcap = 0;
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            add_kernel(r, m->funcs[i], &kcap);
+            if (cfg->stats) function_stats(m->funcs[i], r);
         }
-        t->ran = true;
+        run_passes(m, pl, r);
+        t2 = now_ms();
+        r->ms_passes = t2 - t1;
     }
+    for (int i = 0; i < r->npasses; i++)
+        if (r->tally[i].ran || r->tally[i].failed) r->tally[i].kernels_seen = r->nkernels;
     if (!r->status && fault == FAULT_PASS) {
         r->status = 3;
         if (r->npasses) {
@@ -151,15 +213,14 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
             snprintf(r->error, sizeof r->error, "a pass failed (injected fault)");
         }
     }
-    double t2 = now_ms();
-    r->ms_passes = t2 - t1;
     if (!r->status) {
-        print_module(&r->out, m, cfg->canonical);
+        double t3 = now_ms();
+        if (!stream) print_module(&r->out, m, cfg->canonical);
         if (fault == FAULT_PTXAS_REJECT) out_cstr(&r->out, "\n// ptxopt: injected fault\nptxopt_injected_fault;\n");
         r->changed = r->out.len != m->len || (m->len && memcmp(r->out.p, m->buf, m->len) != 0);
+        if (!stream) r->ms_print = now_ms() - t3;
     }
-    r->ms_print = now_ms() - t2;
-    if (cfg->stats) module_stats(m, r);
+    if (!stream) r->ir_bytes = m->arena.total;
     ir_module_free(m);
     return r->status;
 }

@@ -830,7 +830,7 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
     arena_release(&fn->mod->arena, analyses);
     bool need = nsites && shfl_emit(fn, sites, nsites, &eo);
     if (!bg->expired) {
-        remark(rm, PASS, fn, NULL, nsites ? REMARK_APPLIED : REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
+        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
                nsites, nsites ? (double)sum_abs / nsites : 0.0,
                nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
         proof_remark(&c, rm, nsites, dropped, queries);

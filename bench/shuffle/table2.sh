@@ -63,7 +63,7 @@ run() { # FILE OPTS OUT-PREFIX
   "$ptxopt" --stats --remarks --passes="shuffle${2:+<$2>}" "$1" -o /dev/null 2> "$3.err" || return 1
   sed -n 's/.*\] [^:]*: loads \([0-9]*\), shuffles \([0-9]*\), mean |N| \([0-9.]*\).*/\1 \2 \3/p' "$3.err" | head -1 > "$3.sum"
   sed -n 's/.*passes \([0-9.]*\) ms.*/\1/p' "$3.err" | head -1 > "$3.ms"
-  sed -n 's/.*(N = \(-\{0,1\}[0-9]*\)) (applied)$/\1/p' "$3.err" | tr '\n' ' ' > "$3.n"
+  sed -n 's/.*(N = \(-\{0,1\}[0-9]*\)[,)].*(applied)$/\1/p' "$3.err" | tr '\n' ' ' > "$3.n"
   sed -n 's/.*\] [^:]*: \([^:(]*[^:( ]\).*(missed)$/\1/p' "$3.err" | sort | uniq -c | sort -rn |
     awk '{n=$1; $1=""; printf "%s%d x%s", (NR>1?"; ":""), n, $0}' > "$3.why"
   sed -n 's/ ([a-z]* at line [0-9]*)//; s/.*\] [^:]*: \(.*\) (missed)$/\1/p' "$3.err" > "$3.full"
