@@ -158,14 +158,14 @@ static bool is_grid_stride(const IvCtx *x, SsaValue step)
 /* Does v (through moves) lead back to the header phi p through add/sub
  * instructions of `bits` width that each add a loop-invariant step?  The
  * steps (instruction, operand) are appended to chain in the order they
- * run (nvcc advances a pointer p1 = p + s; p2 = p1 + s; ... in unrolled
- * loops). */
+ * run, at most IV_MAX_CHAIN + 1 of them (nvcc advances a pointer
+ * p1 = p + s; p2 = p1 + s; ... in unrolled loops). */
 static bool chain_to_phi(const IvCtx *x, SsaValue v, SsaValue p, uint32_t loop, unsigned bits, uint32_t *chain,
                          uint8_t *chain_opnd, int *n)
 {
     v = through_moves(x, v);
     if (v == p) return true;
-    if (*n >= IV_MAX_CHAIN) return false;
+    if (*n > IV_MAX_CHAIN) return false;
     const Instr *in = def_instr(x, v);
     if (!in || (in->op != OP_add && in->op != OP_sub) || in->nops != 3 || !is_integer_op(in)) return false;
     if (instr_has_mod(in, ".cc") || instr_has_mod(in, ".sat") || type_bits(instr_type(in)) != bits) return false;
@@ -207,44 +207,40 @@ static bool basic_iv(const IvCtx *x, uint32_t loop, SsaValue p, InductionVar *ou
         }
     }
     if (update == ANA_NONE) return false;
+    /* the back-edge value is p plus a chain of invariant steps; its last
+     * link is the update */
     SsaValue upd = through_moves(x, update);
     const Instr *in = def_instr(x, upd);
-    if (!in || (in->op != OP_add && in->op != OP_sub) || in->nops != 3 || !is_integer_op(in)) return false;
-    if (instr_has_mod(in, ".cc") || instr_has_mod(in, ".sat")) return false;
-    uint32_t i = x->s->v[upd].instr;
-    for (int k = 1; k <= 2; k++) {
-        if (in->op == OP_sub && k == 2) break;   /* step - p is not an IV */
-        SsaValue a = ssa_operand_value(x->s, i, k);
-        uint32_t chain[IV_MAX_CHAIN];
-        uint8_t chain_opnd[IV_MAX_CHAIN];
-        int nchain = 0;
-        if (a == ANA_NONE || !chain_to_phi(x, a, p, loop, type_bits(instr_type(in)), chain, chain_opnd, &nchain)) continue;
-        bool is_imm;
-        int64_t imm = 0;
-        if (!operand_invariant(x, i, 3 - k, loop, &is_imm, &imm)) return false;
-        memset(out, 0, sizeof *out);
-        out->nchain = (uint8_t)nchain;
-        memcpy(out->chain_instr, chain, sizeof(uint32_t) * (size_t)nchain);
-        memcpy(out->chain_opnd, chain_opnd, (size_t)nchain);
-        out->loop = loop;
-        out->kind = IV_BASIC;
-        out->reg = pv->reg;
-        out->value = p;
-        out->init = init_mixed ? ANA_NONE : init;
-        out->update = upd;
-        out->step_opnd = (uint8_t)(3 - k);
-        if (is_imm) {
-            out->step_value = ANA_NONE;
-            out->step_imm = imm_signed(in, imm);
-            out->step_negative = in->op == OP_sub ? out->step_imm > 0 : out->step_imm < 0;
-        } else {
-            out->step_value = ssa_operand_value(x->s, i, 3 - k);
-            out->step_negative = in->op == OP_sub;
-            out->grid_stride = nchain == 0 && is_grid_stride(x, out->step_value);
-        }
-        return true;
+    uint32_t chain[IV_MAX_CHAIN + 1];
+    uint8_t chain_opnd[IV_MAX_CHAIN + 1];
+    int n = 0;
+    if (!in || !chain_to_phi(x, upd, p, loop, type_bits(instr_type(in)), chain, chain_opnd, &n) || n == 0) return false;
+    int u = n - 1;
+    uint32_t i = chain[u];
+    bool is_imm;
+    int64_t imm = 0;
+    operand_invariant(x, i, chain_opnd[u], loop, &is_imm, &imm);   /* invariant: chain_to_phi checked it */
+    memset(out, 0, sizeof *out);
+    out->nchain = (uint8_t)u;
+    memcpy(out->chain_instr, chain, sizeof(uint32_t) * (size_t)u);
+    memcpy(out->chain_opnd, chain_opnd, (size_t)u);
+    out->loop = loop;
+    out->kind = IV_BASIC;
+    out->reg = pv->reg;
+    out->value = p;
+    out->init = init_mixed ? ANA_NONE : init;
+    out->update = upd;
+    out->step_opnd = chain_opnd[u];
+    if (is_imm) {
+        out->step_value = ANA_NONE;
+        out->step_imm = imm_signed(in, imm);
+        out->step_negative = in->op == OP_sub ? out->step_imm > 0 : out->step_imm < 0;
+    } else {
+        out->step_value = ssa_operand_value(x->s, i, chain_opnd[u]);
+        out->step_negative = in->op == OP_sub;
+        out->grid_stride = u == 0 && is_grid_stride(x, out->step_value);
     }
-    return false;
+    return true;
 }
 
 static IvInfo *ivars_build(Function *fn)
