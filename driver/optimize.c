@@ -4,18 +4,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ir/fatal.h"
 #include "parser/parse.h"
-
-double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* The first line of a diagnostic text, without the newline. */
 static void first_line(char *dst, size_t n, const char *text)
@@ -153,9 +145,8 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
     r->tally = calloc(r->npasses ? (size_t)r->npasses : 1, sizeof(PassTally));
     if (!r->tally) fatal_oom();
     for (int i = 0; i < r->npasses; i++) r->tally[i].pass = pl->v[i].pass->name;
-    int major, minor, version = parse_peek_version(buf, len, &major, &minor) ? major * 100 + minor : -1;
     /* (the crash and hang faults strike after a whole-module parse) */
-    bool stream = (!pl || pipeline_streamable(pl, version)) && fault != FAULT_CRASH && fault != FAULT_TIMEOUT;
+    bool stream = (!pl || pipeline_streamable(pl, parse_peek_version(buf, len))) && fault != FAULT_CRASH && fault != FAULT_TIMEOUT;
 
     char *dtext = NULL;
     size_t dlen = 0;

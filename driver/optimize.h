@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "codegen/print.h"
+#include "ir/clock.h"
 #include "driver/fault.h"
 #include "opt/pass.h"
 
@@ -63,8 +64,5 @@ typedef struct OptimizeResult {
 int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig *cfg, FILE *diag,
                   OptimizeResult *r);
 void optimize_result_free(OptimizeResult *r);
-
-/* Monotonic clock in milliseconds. */
-double now_ms(void);
 
 #endif

@@ -3,14 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "ir/clock.h"
 
 const Stmt *guard_opaque_stmt(const Function *fn)
 {

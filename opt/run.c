@@ -3,16 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "ir/clock.h"
 #include "parser/parse.h"
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void count(RunStats *st, const Function *fn)
 {
@@ -66,8 +59,7 @@ int run_file(const char *in, OutBuf *out, const RunOptions *opt, RunStats *st)
     Stream sm = { out, opt, st, RUN_OK };
     double t0 = now_ms();
     Module *m;
-    int major, minor, version = parse_peek_version(buf, len, &major, &minor) ? major * 100 + minor : -1;
-    if (!opt->no_stream && (!opt->pipeline || pipeline_streamable(opt->pipeline, version))) {
+    if (!opt->no_stream && (!opt->pipeline || pipeline_streamable(opt->pipeline, parse_peek_version(buf, len)))) {
         st->streamed = true;
         m = parse_module_stream(name, buf, len, stderr, on_item, &sm);
         if (m) print_module_tail(out, m, opt->canonical);

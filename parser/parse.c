@@ -128,7 +128,7 @@ static char *read_all(FILE *f, size_t *len)
     return buf;
 }
 
-bool parse_peek_version(const char *buf, size_t len, int *major, int *minor)
+int parse_peek_version(const char *buf, size_t len)
 {
     size_t i = 0;
     for (;;) {   /* whitespace and comments */
@@ -138,26 +138,25 @@ bool parse_peek_version(const char *buf, size_t len, int *major, int *minor)
         } else if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '*') {
             i += 2;
             while (i + 1 < len && !(buf[i] == '*' && buf[i + 1] == '/')) i++;
-            if (i + 1 >= len) return false;
+            if (i + 1 >= len) return -1;
             i += 2;
         } else {
             break;
         }
     }
     static const char kw[] = ".version";
-    if (len - i < sizeof kw || memcmp(buf + i, kw, sizeof kw - 1) != 0) return false;
+    if (len - i < sizeof kw || memcmp(buf + i, kw, sizeof kw - 1) != 0) return -1;
     i += sizeof kw - 1;
-    if (i >= len || (buf[i] != ' ' && buf[i] != '\t')) return false;
+    if (i >= len || (buf[i] != ' ' && buf[i] != '\t')) return -1;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t')) i++;
     int v[2] = { 0, 0 };
     for (int k = 0; k < 2; k++) {
         size_t start = i;
         while (i < len && buf[i] >= '0' && buf[i] <= '9' && v[k] < 100000) v[k] = v[k] * 10 + (buf[i++] - '0');
-        if (i == start) return false;
-        if (k == 0 && (i >= len || buf[i++] != '.')) return false;
+        if (i == start) return -1;
+        if (k == 0 && (i >= len || buf[i++] != '.')) return -1;
     }
-    *major = v[0], *minor = v[1];
-    return true;
+    return v[0] * 100 + v[1];
 }
 
 char *read_file(const char *path, size_t *lenp, FILE *diag)

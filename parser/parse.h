@@ -25,11 +25,11 @@ Module *parse_module(const char *filename, char *buf, size_t len, FILE *diag);
  * directives) or NULL after a diagnostic or when on_item returned false. */
 Module *parse_module_stream(const char *filename, char *buf, size_t len, FILE *diag,
                             bool (*on_item)(void *ud, Module *m, Stmt *item), void *ud);
-/* The module's `.version X.Y`, read off the start of the text (after
- * whitespace and comments, where PTX requires it) without parsing: callers
- * choose streaming or whole-module parsing with it.  False when the text
- * does not start with one. */
-bool parse_peek_version(const char *buf, size_t len, int *major, int *minor);
+/* The module's `.version X.Y` as X * 100 + Y, read off the start of the
+ * text (after whitespace and comments, where PTX requires it) without
+ * parsing: callers choose streaming or whole-module parsing with it
+ * (pipeline_streamable).  -1 when the text does not start with one. */
+int parse_peek_version(const char *buf, size_t len);
 
 /* Reads a whole file ("-" is stdin) into a buffer suitable for parse_module. */
 char *read_file(const char *path, size_t *len, FILE *diag);
