@@ -276,7 +276,7 @@ struct Module {
  * declaration (first one wins); analyses look names up in O(1). */
 typedef struct ModSyms ModSyms;
 void modsyms_add_decl(Module *m, const Decl *d);
-bool modsyms_find(const Module *m, Str name, Str *space);   /* *space: ".global", ".shared", ... */
+bool modsyms_find(const Module *m, Str name, Str *space);   /* *space: as declared (".global", ".shared::cta", ...) */
 void modsyms_free(ModSyms *t);
 
 /* -------------------------------------------------------------- lifecycle */

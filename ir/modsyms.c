@@ -15,9 +15,8 @@
 #include "ir/ir.h"
 
 typedef struct ModSym {
-    char *name;          /* NULL: empty slot */
-    uint32_t len;
-    Str space;           /* static storage: one of the spellings below */
+    char *name;          /* NULL: empty slot; the space follows the name's NUL */
+    uint32_t len, space_len;
 } ModSym;
 
 struct ModSyms {
@@ -30,19 +29,6 @@ static uint32_t hash(Str s)
     uint32_t h = 2166136261u;
     for (uint32_t i = 0; i < s.len; i++) h = (h ^ (uint8_t)s.p[i]) * 16777619u;
     return h;
-}
-
-/* The declaration's space, as a string that lives as long as the program. */
-static Str stable_space(Str space)
-{
-    static const char *const known[] = { ".global", ".shared", ".const", ".local", ".param", ".tex", ".surfref",
-                                         ".texref", ".samplerref", NULL };
-    for (int i = 0; known[i]; i++)
-        if (str_eqc(space, known[i])) return (Str){ known[i], (uint32_t)strlen(known[i]) };
-    if (str_starts(space, ".shared")) return (Str){ ".shared", 7 };
-    if (str_starts(space, ".const")) return (Str){ ".const", 6 };
-    if (str_starts(space, ".param")) return (Str){ ".param", 6 };
-    return (Str){ "", 0 };
 }
 
 static ModSym *find_slot(const ModSyms *t, Str name)
@@ -78,12 +64,12 @@ void modsyms_add_decl(Module *m, const Decl *d)
         if (2 * (t->n + 1) > t->cap) grow(t);
         ModSym *e = find_slot(t, name);
         if (e->name) continue;   /* the first declaration wins */
-        e->name = malloc(name.len + 1);
+        e->name = malloc(name.len + 1 + d->space.len);
         if (!e->name) fatal_oom();
         memcpy(e->name, name.p, name.len);
         e->name[name.len] = 0;
-        e->len = name.len;
-        e->space = stable_space(d->space);
+        memcpy(e->name + name.len + 1, d->space.p, d->space.len);
+        e->len = name.len, e->space_len = d->space.len;
         t->n++;
     }
 }
@@ -93,7 +79,7 @@ bool modsyms_find(const Module *m, Str name, Str *space)
     if (!m->syms || !m->syms->cap) return false;
     const ModSym *e = find_slot(m->syms, name);
     if (!e->name) return false;
-    *space = e->space;
+    *space = (Str){ e->name + e->len + 1, e->space_len };
     return true;
 }
 
