@@ -68,7 +68,7 @@ void modsyms_add_decl(Module *m, const Decl *d)
         if (!e->name) fatal_oom();
         memcpy(e->name, name.p, name.len);
         e->name[name.len] = 0;
-        memcpy(e->name + name.len + 1, d->space.p, d->space.len);
+        if (d->space.len) memcpy(e->name + name.len + 1, d->space.p, d->space.len);   /* a declaration may have no space */
         e->len = name.len, e->space_len = d->space.len;
         t->n++;
     }
