@@ -15,7 +15,19 @@
  * wraps (i = INT_MAX).  We prove equality under the premise that, for every
  * widened 32-bit subterm x of A, the neighbour's x does not wrap relative to
  * ours: ext(x') == ext(x) + sext(x' - x).  (The research note's option (c):
- * CUDA/C indices do not overflow; PTXASW instead compared modulo 2^32.)
+ * CUDA/C signed indices do not overflow; PTXASW instead compared modulo
+ * 2^32.)  A zero-extended (unsigned) index may wrap by definition: the
+ * premise is used for it only where value ranges prove it
+ * (shfl_zext_no_wrap), else the pair needs the runtime address check
+ * (unsigned=1) or is refused.
+ *
+ * Lanes (issue 10).  The proof is an equation between lane l+N's S and
+ * lane l's D.  Rule: every maximal subterm of S's address that is not a
+ * function of the lane must be proven warp-uniform (shfl_lane_varying,
+ * from the uniformity analysis), or there is no rewrite, with a remark
+ * naming the value; %laneid is a function of the lane and shifts by N with
+ * %tid.x (in_lane).  N = 0 copies (one lane) and the loop form (the
+ * addresses are compared at run time) do not depend on it.
  *
  * Legality (research §6.2, issue 6 item 2):
  *   - S dominates D (block dominance, or earlier in the same block) and D
@@ -29,7 +41,10 @@
  *     S's outermost loop may write S's memory (the value another lane
  *     loaded in another iteration is then still the value in memory);
  *   - no store, atomic, call, barrier or fence that may write S's memory on
- *     a path from S to D, unless S is immutable (ld.global.nc, or a
+ *     any path from S to D that does not pass S again, including paths
+ *     through back edges of loops that contain D but not S (a write after
+ *     D in such a loop is read by D in the next iteration), unless S is
+ *     immutable (ld.global.nc, or a
  *     read-only parameter); only stores to another declared variable are
  *     known not to alias (two pointer parameters may);
  *   - same type (32- or 64-bit), plain loads of .global only; predicated,
@@ -53,7 +68,8 @@
 
 #define PASS "shuffle"
 
-static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", "loops", NULL };
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", "loops",
+                                             "unsigned", NULL };
 
 /* prove=: who accepts a pair (see prove_shift). */
 typedef enum ProveMode { PROVE_AUTO, PROVE_Z3, PROVE_REWRITE } ProveMode;
@@ -63,6 +79,7 @@ typedef struct Options {
     long budget_ms;     /* per kernel; 0: none */
     bool no_corner, no_load;
     bool loops;         /* sources in loops (with the runtime address check) */
+    bool unsign;        /* unsigned indices that may wrap (with the runtime address check) */
     ProveMode prove;
 } Options;
 
@@ -81,7 +98,8 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o, char *er
         !pass_arg_int(inv, "budget-ms", &o->budget_ms, 10000, err, errsz) ||
         !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
         !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz) ||
-        !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz))
+        !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz) ||
+        !pass_arg_bool(inv, "unsigned", &o->unsign, !modern, err, errsz))
         return false;
     if (o->max_delta < 0 || o->max_delta > 31) {
         snprintf(err, errsz, "max-delta=%ld is outside 0..31", o->max_delta);
@@ -120,7 +138,8 @@ static bool shuffle_validate(const PassInvocation *inv, char *err, size_t errsz)
 /* Why a load is not rewritten, in the order the checks advance: the
  * furthest stage reached is the one reported. */
 typedef enum Why {
-    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_OFF, WHY_LOOP_CLOBBER, WHY_CLOBBER,
+    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_OFF, WHY_LANE_VARYING, WHY_UNSIGNED,
+    WHY_LOOP_CLOBBER, WHY_CHECK_FORM, WHY_CLOBBER,
     WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
 } Why;
 
@@ -182,7 +201,7 @@ static const Term *unmodelled_atom(const Term *a, int depth)
     return NULL;
 }
 
-static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const Term *tid, Load *l)
+static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const LaneFacts *lf, Load *l)
 {
     const Instr *in = &l->st->u.instr;
     l->addr = a->addr;
@@ -203,10 +222,11 @@ static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const 
     else if (reg_bits(in->ops[0].u.reg) != l->bits)
         l->skip = "destination register is wider than the loaded type";
     else if (!l->addr) l->skip = "address not modelled";
-    else if (!tid || !term_mentions(l->addr, tid))
+    else if (!lf->tid || !term_mentions(l->addr, lf->tid))
         l->skip = unmodelled_atom(l->addr, 0)
                       ? "address not tid-affine: it goes through a loop-carried value or merge that is not an induction variable"
-                      : "address does not depend on %tid.x (warp-uniform)";
+                  : shfl_mentions_lane(lf, l->addr) ? "address depends on %laneid but not on %tid.x"
+                                                    : "address does not depend on %tid.x";
     l->eligible = l->skip == NULL;
     l->dst_ok = l->eligible && !reg_in_operand(&in->ops[1], in->ops[0].u.reg);
     (void)fn;
@@ -216,13 +236,13 @@ static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const 
 
 typedef struct Ctx {
     Function *fn;
+    LaneFacts lf;
     const Cfg *cfg;
     const DomTree *dom;
     const LoopInfo *li;
     const Uniformity *uni;
     const MemInfo *mi;
     TermTable *tt;
-    const Term *tid;
     ProofSession *ps;
     Options o;
     uint8_t *fwd, *bwd;     /* scratch [n] */
@@ -267,33 +287,48 @@ static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, 
     return false;
 }
 
-/* A write on a path from S to D that does not pass S again.  *at gets it. */
+/* Marks in `mark` the blocks reachable from the blocks on c->stack[0..sp)
+ * by edges (successors, or predecessors when `back`), never entering or
+ * passing `stop`. */
+static void flood(Ctx *c, uint8_t *mark, uint32_t sp, uint32_t stop, bool back)
+{
+    const Cfg *g = c->cfg;
+    while (sp) {
+        uint32_t b = c->stack[--sp];
+        if (b >= g->n || b == stop || mark[b]) continue;
+        mark[b] = 1;
+        uint32_t n = back ? cfg_npred(g, b) : cfg_nsucc(g, b);
+        const uint32_t *next = back ? cfg_preds(g, b) : cfg_succs(g, b);
+        for (uint32_t k = 0; k < n; k++) c->stack[sp++] = next[k];
+    }
+}
+
+/* A write on a path from S to D that does not pass S again, *including*
+ * paths that pass D and come back to it: D in a loop that S is not in
+ * reads, in every iteration after the first, what the loop body wrote
+ * after D in the iteration before (issue 10: legality covers the back
+ * edges of loops that contain D but not S).  *at gets the write.
+ *   - same block, S before D: only the instructions between them (any
+ *     path that leaves the block comes back through S);
+ *   - else: S's block after S; every block reachable from S and reaching
+ *     D without passing S, D's block included when D reaches itself so;
+ *     D's block before D in any case. */
 static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
 {
     if (s->immutable) return false;
     const Cfg *g = c->cfg;
-    uint32_t sb = s->block, db = d->block;
+    uint32_t sb = s->block, db = d->block, sp = 0;
     if (sb == db) return clobber_in_range(c, s, s->instr + 1, d->instr, at);
     if (clobber_in_range(c, s, s->instr + 1, g->block_instr[sb + 1], at)) return true;
     if (clobber_in_range(c, s, g->block_instr[db], d->instr, at)) return true;
-    /* blocks strictly between: reachable from sb and reaching db, through neither */
     memset(c->fwd, 0, g->n + 1);
     memset(c->bwd, 0, g->n + 1);
-    uint32_t sp = 0;
     for (uint32_t k = 0; k < cfg_nsucc(g, sb); k++) c->stack[sp++] = cfg_succs(g, sb)[k];
-    while (sp) {
-        uint32_t b = c->stack[--sp];
-        if (b >= g->n || b == sb || b == db || c->fwd[b]) continue;
-        c->fwd[b] = 1;
-        for (uint32_t k = 0; k < cfg_nsucc(g, b); k++) c->stack[sp++] = cfg_succs(g, b)[k];
-    }
+    flood(c, c->fwd, sp, sb, false);
+    sp = 0;
     for (uint32_t k = 0; k < cfg_npred(g, db); k++) c->stack[sp++] = cfg_preds(g, db)[k];
-    while (sp) {
-        uint32_t b = c->stack[--sp];
-        if (b >= g->n || b == sb || b == db || c->bwd[b]) continue;
-        c->bwd[b] = 1;
-        for (uint32_t k = 0; k < cfg_npred(g, b); k++) c->stack[sp++] = cfg_preds(g, b)[k];
-    }
+    flood(c, c->bwd, sp, sb, true);
+    /* db itself is in both sets exactly when a path D -> ... -> D avoids S */
     for (uint32_t b = 0; b < g->n; b++)
         if (c->fwd[b] && c->bwd[b] && clobber_in_range(c, s, g->block_instr[b], g->block_instr[b + 1], at)) return true;
     return false;
@@ -309,19 +344,32 @@ static bool is_index_widening(const Term *a)
     return (a->op == T_SEXT || a->op == T_ZEXT) && a->n == 1 && a->width == 64 && a->args[0]->width == 32;
 }
 
+static bool mentions_lane(const Ctx *c, const Term *t) { return shfl_mentions_lane(&c->lf, t); }
+
+/* t as lane l+n sees it: %tid.x + n and %laneid + n (the row guard and the
+ * lane-range test of the template make both true where the shuffle is used). */
+static const Term *in_lane(Ctx *c, const Term *t, int64_t n)
+{
+    const Term *tid = c->lf.tid, *lane = c->lf.laneid;
+    if (tid && term_mentions(t, tid)) t = term_subst(c->tt, t, tid, term_add(c->tt, tid, term_const(c->tt, tid->width, (uint64_t)n)));
+    if (lane && term_mentions(t, lane))
+        t = term_subst(c->tt, t, lane, term_add(c->tt, lane, term_const(c->tt, lane->width, (uint64_t)n)));
+    return t;
+}
+
 /* Premise: no widened 32-bit subterm of A wraps between our lane and the
  * neighbour's (see the file comment). */
-static const Term *no_wrap_premise(Ctx *c, const Term *a, const Term *shifted_tid, const Term *premise, int depth)
+static const Term *no_wrap_premise(Ctx *c, const Term *a, int64_t n, const Term *premise, int depth)
 {
-    if (depth > 64 || !term_mentions(a, c->tid)) return premise;
+    if (depth > 64 || !mentions_lane(c, a)) return premise;
     if (is_index_widening(a)) {
-        const Term *x = a->args[0], *x2 = term_subst(c->tt, x, c->tid, shifted_tid);
+        const Term *x = a->args[0], *x2 = in_lane(c, x, n);
         const Term *lhs = term_unop(c->tt, (TermOp)a->op, a->width, x2);
         const Term *rhs = term_add(c->tt, a, term_unop(c->tt, T_SEXT, a->width, term_sub(c->tt, x2, x)));
         const Term *cond = term_binop(c->tt, T_EQ, lhs, rhs);
         premise = premise ? term_binop(c->tt, T_AND, premise, cond) : cond;
     }
-    for (uint32_t i = 0; i < a->n; i++) premise = no_wrap_premise(c, a->args[i], shifted_tid, premise, depth + 1);
+    for (uint32_t i = 0; i < a->n; i++) premise = no_wrap_premise(c, a->args[i], n, premise, depth + 1);
     return premise;
 }
 
@@ -330,28 +378,28 @@ static const Term *no_wrap_premise(Ctx *c, const Term *a, const Term *shifted_ti
  * (x' the shifted x).  Under the premise the result equals A[tid := tid+N];
  * when it is B itself (hash-consed: the same pointer) the equality is proved
  * without the solver.  NULL when A holds an operation we do not rebuild. */
-static const Term *shift_under_premise(Ctx *c, const Term *a, const Term *t2, int depth)
+static const Term *shift_under_premise(Ctx *c, const Term *a, int64_t n, int depth)
 {
     if (depth > 64) return NULL;
-    if (!term_mentions(a, c->tid)) return a;
-    if (a == c->tid) return t2;
+    if (!mentions_lane(c, a)) return a;
+    if (a == c->lf.tid || a == c->lf.laneid) return in_lane(c, a, n);
     TermTable *tt = c->tt;
     const Term *x[3] = { NULL, NULL, NULL };
     switch ((TermOp)a->op) {
     case T_SEXT: case T_ZEXT:
         if (is_index_widening(a)) {
-            const Term *x2 = term_subst(tt, a->args[0], c->tid, t2);
+            const Term *x2 = in_lane(c, a->args[0], n);
             return term_add(tt, a, term_unop(tt, T_SEXT, a->width, term_sub(tt, x2, a->args[0])));
         }
-        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1))) return NULL; /* exact, no premise */
+        if (!(x[0] = shift_under_premise(c, a->args[0], n, depth + 1))) return NULL; /* exact, no premise */
         return term_unop(tt, (TermOp)a->op, a->width, x[0]);
     case T_TRUNC:
-        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1))) return NULL;
+        if (!(x[0] = shift_under_premise(c, a->args[0], n, depth + 1))) return NULL;
         return term_unop(tt, (TermOp)a->op, a->width, x[0]);
     case T_ADD: {
         const Term *sum = term_const(tt, a->width, a->k);
         for (uint32_t i = 0; i < a->n; i++) {
-            const Term *ai = shift_under_premise(c, a->args[i], t2, depth + 1);
+            const Term *ai = shift_under_premise(c, a->args[i], n, depth + 1);
             if (!ai) return NULL;
             sum = term_add(tt, sum, term_scale(tt, ai, a->coef[i]));
         }
@@ -359,8 +407,8 @@ static const Term *shift_under_premise(Ctx *c, const Term *a, const Term *t2, in
     }
     case T_MUL: case T_AND: case T_OR: case T_XOR: case T_SHL: case T_LSHR: case T_ASHR:
         if (a->n != 2) return NULL;
-        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1)) ||
-            !(x[1] = shift_under_premise(c, a->args[1], t2, depth + 1)))
+        if (!(x[0] = shift_under_premise(c, a->args[0], n, depth + 1)) ||
+            !(x[1] = shift_under_premise(c, a->args[1], n, depth + 1)))
             return NULL;
         return term_binop(tt, (TermOp)a->op, x[0], x[1]);
     default:
@@ -378,8 +426,8 @@ static const Term *abstract(Ctx *c, const Term *a, int depth)
 {
     if (depth > 64) return NULL;
     TermTable *tt = c->tt;
-    if (a->op == T_CONST || a == c->tid) return a;
-    if (!term_mentions(a, c->tid))
+    if (a->op == T_CONST || a == c->lf.tid || a == c->lf.laneid) return a;
+    if (!mentions_lane(c, a))
         return term_var(tt, a->width, arena_printf(&c->fn->mod->arena, "k%u", a->id));
     const Term *x[3];
     if (a->n > 3 && a->op != T_ADD) return NULL;
@@ -414,10 +462,9 @@ static const Term *abstract(Ctx *c, const Term *a, int depth)
  * premise -> A'[tid := tid+N] == B' on the abstracted addresses. */
 static ProofClaim shift_claim(Ctx *c, const Term *A, const Term *B, int64_t n)
 {
-    const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
     const Term *a = abstract(c, A, 0), *b = abstract(c, B, 0);
     if (!a || !b) a = A, b = B; /* the real terms, uninterpreted functions and all */
-    return (ProofClaim){ .premise = no_wrap_premise(c, a, t2, NULL, 0), .x = term_subst(c->tt, a, c->tid, t2), .y = b };
+    return (ProofClaim){ .premise = no_wrap_premise(c, a, n, NULL, 0), .x = in_lane(c, a, n), .y = b };
 }
 
 static ProofSession *session(Ctx *c)
@@ -444,8 +491,7 @@ static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, 
     cex[0] = 0;
     *by_z3 = false;
     if (c->o.prove != PROVE_Z3 || !proof_available()) {
-        const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
-        if (shift_under_premise(c, A, t2, 0) == B) return PROOF_PROVED;
+        if (shift_under_premise(c, A, n, 0) == B) return PROOF_PROVED;
         if (!proof_available()) return PROOF_UNKNOWN;
     }
     ProofClaim cl = shift_claim(c, A, B, n);
@@ -466,7 +512,8 @@ static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, 
 typedef struct Cand {
     uint32_t src;      /* index into loads */
     int delta;
-    bool check;        /* needs the runtime address check (S in a loop) */
+    bool check;        /* needs the runtime address check (S in a loop, or an unsigned index) */
+    bool loop;         /* ... because S is in a loop */
     int8_t proved;     /* -1 not yet, 0 failed, 1 proved */
     bool by_z3;        /* proved by the solver itself (else: to be confirmed) */
 } Cand;
@@ -492,8 +539,14 @@ static const char *why_text(Why w)
     case WHY_NO_SHIFT: return "no partner: no earlier load at a constant distance along %tid.x within max-delta";
     case WHY_LOOP_OFF:
         return "source in a loop: its runtime address check costs two more shuffles, off by default on sm_70 and newer (loops=1)";
+    case WHY_LANE_VARYING:
+        return "lanes: a value in the source's address is not a function of the lane and not proven warp-uniform";
+    case WHY_UNSIGNED:
+        return "unsigned index may wrap between lanes (value ranges do not bound it); the runtime address check "
+               "(unsigned=1) would cover it";
     case WHY_LOOP_CLOBBER:
         return "alias: the source is in a loop that may write its memory (lanes of one warp may run different iterations together)";
+    case WHY_CHECK_FORM: return "the runtime address check needs [register+offset] addresses";
     case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
     case WHY_PROOF_REFUTED: return "proof failed";
     case WHY_PROOF_UNKNOWN: return "proof unknown (time limit, or built without Z3)";
@@ -575,7 +628,7 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
         /* the same address (hash-consed) is N = 0 even where term_solve_shift
          * cannot see %tid.x linearly, e.g. a[idx[i]] loaded twice */
         if (s->addr != d->addr &&
-            !term_solve_shift(c->tt, s->addr, d->addr, c->tid, -c->o.max_delta, c->o.max_delta, &N)) {
+            !term_solve_shift(c->tt, s->addr, d->addr, c->lf.tid, -c->o.max_delta, c->o.max_delta, &N)) {
             set_why(d, WHY_NO_SHIFT, "%s", "");
             continue;
         }
@@ -588,24 +641,44 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             continue;
         }
         uint32_t at;
-        bool check = N != 0 && !iterations_together(c, s);
-        if (check && !c->o.loops) {
+        char text[96];
+        bool loop_check = N != 0 && !iterations_together(c, s), wrap_check = false;
+        if (loop_check && !c->o.loops) {
             set_why(d, WHY_LOOP_OFF, "%s", "");
             continue;
         }
-        if (check && loop_clobbered(c, s, &at)) {
+        /* Lane l's D takes what lane l+N's S loaded: the proof may treat a
+         * value of S's address that is not a function of the lane as the
+         * same in both lanes only when it is warp-uniform.  N = 0 stays in
+         * one lane; the loop form compares the two addresses at run time. */
+        const Term *v = N != 0 && !loop_check ? shfl_lane_varying(&c->lf, s->addr, 0) : NULL;
+        if (v) {
+            term_format(text, sizeof text, v);
+            set_why(d, WHY_LANE_VARYING, "(%s in the address of line %u)", text, s->st->line);
+            continue;
+        }
+        /* an unsigned index may wrap where a signed one may not */
+        const Term *w = N != 0 && !loop_check ? shfl_unsigned_may_wrap(&c->lf, s->addr, 0) : NULL;
+        if (w && !c->o.unsign) {
+            term_format(text, sizeof text, w);
+            set_why(d, WHY_UNSIGNED, "(%s in the address of line %u)", text, s->st->line);
+            continue;
+        }
+        wrap_check = w != NULL;
+        bool check = loop_check || wrap_check;
+        if (loop_check && loop_clobbered(c, s, &at)) {
             set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
         if (check && !(reg_address(s->st) && reg_address(d->st))) {
-            set_why(d, WHY_LOOP_CLOBBER, "(address of line %u or %u is not [register+offset])", s->st->line, d->st->line);
+            set_why(d, WHY_CHECK_FORM, "(line %u or %u)", s->st->line, d->st->line);
             continue;
         }
         if (clobbered_between(c, s, d, &at)) {
             set_why(d, WHY_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
-        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .proved = -1 };
+        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .loop = loop_check, .proved = -1 };
     }
     /* insertion sort by |N|, then by source order (stable) */
     for (int i = 1; i < n; i++) {
@@ -715,7 +788,8 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     const MemInfo *mi = memory_get(fn);
     const ValueTerms *vt = vterms_get(fn);
     Ctx c = { .fn = fn, .cfg = cfg, .dom = dom_get(fn), .li = loops_get(fn), .uni = uniform_get(fn), .mi = mi, .tt = vt->tt, .o = *o };
-    c.tid = vterms_special(fn, "%tid", 'x');
+    c.lf = (LaneFacts){ .uni = c.uni, .li = c.li, .ssa = vt->ssa, .tid = vterms_special(fn, "%tid", 'x'),
+                        .laneid = vterms_special(fn, "%laneid", 0) };
     c.o.timeout_ms = budget_left(bg, o->timeout_ms); /* a proof must not outlive the budget by much */
 
     int nloads = 0;
@@ -745,7 +819,7 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
             continue;
         Load *l = &loads[k++];
         l->instr = a->instr, l->acc = i, l->block = cfg->instr_block[a->instr], l->st = cfg->instr[a->instr];
-        classify(fn, mi, a, c.tid, l);
+        classify(fn, mi, a, &c.lf, l);
     }
 
     ShflSite *sites = calloc((size_t)nloads, sizeof *sites);
@@ -806,7 +880,7 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         remark(rm, PASS, fn, d->st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
                best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
                best->delta, d->bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
-               best->check ? ", source in a loop: runtime address check" : "");
+               !best->check ? "" : best->loop ? ", source in a loop: runtime address check" : ", unsigned index: runtime address check");
         d->detail[0] = 1; /* marks: rewritten */
     }
     for (int d = 0; d < nloads && !bg->expired; d++) {

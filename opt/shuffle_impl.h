@@ -6,7 +6,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ir/analysis.h"
 #include "ir/ir.h"
+
+/* What decides whether lanes l and l+N agree on a value (shuffle_lanes.c). */
+typedef struct LaneFacts {
+    const Uniformity *uni;
+    const LoopInfo *li;
+    const Ssa *ssa;
+    const Term *tid;       /* %tid.x: lane l+N has %tid.x + N */
+    const Term *laneid;    /* %laneid: lane l+N has %laneid + N */
+} LaneFacts;
+
+/* Does t mention %tid.x or %laneid? */
+bool shfl_mentions_lane(const LaneFacts *lf, const Term *t);
+/* The first subterm of t (S's address, S outside every loop) that is not
+ * a function of the lane and may differ between lanes l and l+N, or NULL
+ * when every such subterm is proven warp-uniform. */
+const Term *shfl_lane_varying(const LaneFacts *lf, const Term *t, int depth);
+/* Do two threads' values of the 32-bit term x differ by less than 2^31
+ * (value ranges from the launch limits)? */
+bool shfl_zext_no_wrap(const Term *x);
+/* The first zero-extended 32-bit index in a that mentions the lane and
+ * may wrap between lanes (shfl_zext_no_wrap fails), or NULL. */
+const Term *shfl_unsigned_may_wrap(const LaneFacts *lf, const Term *a, int depth);
 
 /* One rewrite: destination load `dst` takes the value that source load
  * `src` loaded in lane (lane + delta). */
@@ -15,8 +38,9 @@ typedef struct ShflSite {
     int delta;
     int bits;          /* 32 or 64 */
     bool check;        /* runtime address check: src may have run in another
-                          iteration in the source lane (src in a loop); both
-                          addresses are [reg] or [reg+imm] */
+                          iteration in the source lane (src in a loop), or its
+                          unsigned index may have wrapped; both addresses
+                          are [reg] or [reg+imm] */
 } ShflSite;
 
 typedef struct ShflEmitOptions {
