@@ -69,7 +69,7 @@
 #define PASS "shuffle"
 
 static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", "loops",
-                                             "unsigned", NULL };
+                                             "unsigned", "clamp", NULL };
 
 /* prove=: who accepts a pair (see prove_shift). */
 typedef enum ProveMode { PROVE_AUTO, PROVE_Z3, PROVE_REWRITE } ProveMode;
@@ -80,6 +80,7 @@ typedef struct Options {
     bool no_corner, no_load;
     bool loops;         /* sources in loops (with the runtime address check) */
     bool unsign;        /* unsigned indices that may wrap (with the runtime address check) */
+    bool clamp;         /* clamped (min/max) indices (with the runtime address check) */
     ProveMode prove;
 } Options;
 
@@ -99,7 +100,8 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o, char *er
         !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
         !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz) ||
         !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz) ||
-        !pass_arg_bool(inv, "unsigned", &o->unsign, !modern, err, errsz))
+        !pass_arg_bool(inv, "unsigned", &o->unsign, !modern, err, errsz) ||
+        !pass_arg_bool(inv, "clamp", &o->clamp, !modern, err, errsz))
         return false;
     if (o->max_delta < 0 || o->max_delta > 31) {
         snprintf(err, errsz, "max-delta=%ld is outside 0..31", o->max_delta);
@@ -138,7 +140,7 @@ static bool shuffle_validate(const PassInvocation *inv, char *err, size_t errsz)
 /* Why a load is not rewritten, in the order the checks advance: the
  * furthest stage reached is the one reported. */
 typedef enum Why {
-    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_OFF, WHY_LANE_VARYING, WHY_UNSIGNED,
+    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_CLAMP_OFF, WHY_LOOP_OFF, WHY_LANE_VARYING, WHY_UNSIGNED,
     WHY_LOOP_CLOBBER, WHY_CHECK_FORM, WHY_CLOBBER,
     WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
 } Why;
@@ -514,6 +516,8 @@ typedef struct Cand {
     int delta;
     bool check;        /* needs the runtime address check (S in a loop, or an unsigned index) */
     bool loop;         /* ... because S is in a loop */
+    bool clamp;        /* ... because the addresses clamp their indices */
+    const Term *a, *b; /* what the proof relates: the addresses, or their unclamped forms */
     int8_t proved;     /* -1 not yet, 0 failed, 1 proved */
     bool by_z3;        /* proved by the solver itself (else: to be confirmed) */
 } Cand;
@@ -539,6 +543,9 @@ static const char *why_text(Why w)
     case WHY_NO_SHIFT: return "no partner: no earlier load at a constant distance along %tid.x within max-delta";
     case WHY_LOOP_OFF:
         return "source in a loop: its runtime address check costs two more shuffles, off by default on sm_70 and newer (loops=1)";
+    case WHY_CLAMP_OFF:
+        return "clamped index: the unclamped addresses are a shift apart, but only the runtime address check (clamp=1) "
+               "can tell where the clamp bites";
     case WHY_LANE_VARYING:
         return "lanes: a value in the source's address is not a function of the lane and not proven warp-uniform";
     case WHY_UNSIGNED:
@@ -608,6 +615,40 @@ static bool dominates(const Ctx *c, const Load *s, const Load *d)
     return dom_dominates(c->dom, s->block, d->block);
 }
 
+/* a with every min/max that clamps a lane-dependent index replaced by that
+ * index (the one operand that mentions the lane); NULL when a term is too
+ * deep.  Only ever used with the runtime address check. */
+static const Term *unclamped(Ctx *c, const Term *a, int depth)
+{
+    if (depth > 64) return NULL;
+    if (!mentions_lane(c, a) || a->n == 0) return a;
+    TermOp op = (TermOp)a->op;
+    if ((op == T_SMIN || op == T_SMAX || op == T_UMIN || op == T_UMAX) && a->n == 2 &&
+        mentions_lane(c, a->args[0]) != mentions_lane(c, a->args[1]))
+        return unclamped(c, mentions_lane(c, a->args[0]) ? a->args[0] : a->args[1], depth + 1);
+    const Term *x[3];
+    switch (op) {
+    case T_ADD: {
+        const Term *sum = term_const(c->tt, a->width, a->k);
+        for (uint32_t i = 0; i < a->n; i++) {
+            const Term *ai = unclamped(c, a->args[i], depth + 1);
+            if (!ai) return NULL;
+            sum = term_add(c->tt, sum, term_scale(c->tt, ai, a->coef[i]));
+        }
+        return sum;
+    }
+    case T_ZEXT: case T_SEXT: case T_TRUNC:
+        return (x[0] = unclamped(c, a->args[0], depth + 1)) ? term_unop(c->tt, op, a->width, x[0]) : NULL;
+    case T_MUL: case T_SHL: case T_AND: case T_OR: case T_XOR: case T_LSHR: case T_ASHR:
+    case T_SMIN: case T_SMAX: case T_UMIN: case T_UMAX:
+        if (a->n != 2 || !(x[0] = unclamped(c, a->args[0], depth + 1)) || !(x[1] = unclamped(c, a->args[1], depth + 1)))
+            return NULL;
+        return term_binop(c->tt, op, x[0], x[1]);
+    default:
+        return a; /* not rebuilt: left as it is (no clamp found inside) */
+    }
+}
+
 /* Candidates of d, cheapest |N| first (legality checked, not yet proved). */
 static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
 {
@@ -627,10 +668,27 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
         int64_t N = 0;
         /* the same address (hash-consed) is N = 0 even where term_solve_shift
          * cannot see %tid.x linearly, e.g. a[idx[i]] loaded twice */
+        bool clamped = false;
+        const Term *sa = s->addr, *da = d->addr;
         if (s->addr != d->addr &&
             !term_solve_shift(c->tt, s->addr, d->addr, c->lf.tid, -c->o.max_delta, c->o.max_delta, &N)) {
-            set_why(d, WHY_NO_SHIFT, "%s", "");
-            continue;
+            /* clamp-to-edge indices (min/max): the unclamped addresses may
+             * be a shift apart.  Where the offset sits inside the clamp
+             * (min(max(x + dx, 0), w - 1)) the shift commutes with it and
+             * the clamped addresses are equal too (the proof decides);
+             * otherwise only the runtime address check can tell where the
+             * clamp bites. */
+            sa = unclamped(c, s->addr, 0), da = unclamped(c, d->addr, 0);
+            if (!(sa && da && (sa != s->addr || da != d->addr) &&
+                  term_solve_shift(c->tt, sa, da, c->lf.tid, -c->o.max_delta, c->o.max_delta, &N) && N != 0)) {
+                set_why(d, WHY_NO_SHIFT, "%s", "");
+                continue;
+            }
+            clamped = in_lane(c, s->addr, N) != d->addr;
+            if (clamped && !c->o.clamp) {
+                set_why(d, WHY_CLAMP_OFF, "(N = %d from line %u)", (int)N, s->st->line);
+                continue;
+            }
         }
         /* D after S's loop: S's copy is from the lane's last iteration that
          * reached S, and the address registers may have moved on since;
@@ -651,21 +709,21 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
          * value of S's address that is not a function of the lane as the
          * same in both lanes only when it is warp-uniform.  N = 0 stays in
          * one lane; the loop form compares the two addresses at run time. */
-        const Term *v = N != 0 && !loop_check ? shfl_lane_varying(&c->lf, s->addr, 0) : NULL;
+        const Term *v = N != 0 && !loop_check && !clamped ? shfl_lane_varying(&c->lf, s->addr, 0) : NULL;
         if (v) {
             term_format(text, sizeof text, v);
             set_why(d, WHY_LANE_VARYING, "(%s in the address of line %u)", text, s->st->line);
             continue;
         }
         /* an unsigned index may wrap where a signed one may not */
-        const Term *w = N != 0 && !loop_check ? shfl_unsigned_may_wrap(&c->lf, s->addr, 0) : NULL;
+        const Term *w = N != 0 && !loop_check && !clamped ? shfl_unsigned_may_wrap(&c->lf, s->addr, 0) : NULL;
         if (w && !c->o.unsign) {
             term_format(text, sizeof text, w);
             set_why(d, WHY_UNSIGNED, "(%s in the address of line %u)", text, s->st->line);
             continue;
         }
         wrap_check = w != NULL;
-        bool check = loop_check || wrap_check;
+        bool check = loop_check || wrap_check || clamped;
         if (loop_check && loop_clobbered(c, s, &at)) {
             set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
@@ -678,7 +736,8 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             set_why(d, WHY_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
-        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .loop = loop_check, .proved = -1 };
+        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .loop = loop_check, .clamp = clamped,
+                           .a = clamped ? sa : s->addr, .b = clamped ? da : d->addr, .proved = -1 };
     }
     /* insertion sort by |N|, then by source order (stable) */
     for (int i = 1; i < n; i++) {
@@ -695,7 +754,7 @@ static bool proved(Ctx *c, Load *loads, int di, Cand *k)
     if (k->proved < 0) {
         char cex[256] = "";
         Load *s = &loads[k->src], *d = &loads[di];
-        ProofResult r = prove_shift(c, s->addr, d->addr, k->delta, &k->by_z3, cex, sizeof cex);
+        ProofResult r = prove_shift(c, k->a, k->b, k->delta, &k->by_z3, cex, sizeof cex);
         k->proved = r == PROOF_PROVED;
         if (r == PROOF_REFUTED) set_why(d, WHY_PROOF_REFUTED, "N = %d from line %u refuted: %s", k->delta, s->st->line, cex);
         else if (r == PROOF_UNKNOWN) set_why(d, WHY_PROOF_UNKNOWN, "N = %d from line %u", k->delta, s->st->line);
@@ -718,7 +777,7 @@ static bool confirm_sites(Ctx *c, Load *loads, const int *dst, Cand *const *chos
     int n = 0;
     for (int i = 0; i < nsites; i++) {
         if (chosen[i]->by_z3) continue;
-        cl[n] = shift_claim(c, loads[chosen[i]->src].addr, loads[dst[i]].addr, chosen[i]->delta);
+        cl[n] = shift_claim(c, chosen[i]->a, chosen[i]->b, chosen[i]->delta);
         which[n++] = i;
     }
     bool all = true;
@@ -880,7 +939,10 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         remark(rm, PASS, fn, d->st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
                best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
                best->delta, d->bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
-               !best->check ? "" : best->loop ? ", source in a loop: runtime address check" : ", unsigned index: runtime address check");
+               !best->check ? ""
+               : best->loop ? ", source in a loop: runtime address check"
+               : best->clamp ? ", clamped index: runtime address check"
+                             : ", unsigned index: runtime address check");
         d->detail[0] = 1; /* marks: rewritten */
     }
     for (int d = 0; d < nloads && !bg->expired; d++) {
