@@ -43,9 +43,9 @@
  *   - no store, atomic, call, barrier or fence that may write S's memory on
  *     any path from S to D that does not pass S again, including paths
  *     through back edges of loops that contain D but not S (a write after
- *     D in such a loop is read by D in the next iteration), unless S is
- *     immutable (ld.global.nc, or a
- *     read-only parameter); only stores to another declared variable are
+ *     D in such a loop is read by D in the next iteration), unless S's
+ *     value cannot change for D (see unchanging); only stores to another
+ *     declared variable are
  *     known not to alias (two pointer parameters may);
  *   - same type (32- or 64-bit), plain loads of .global only; predicated,
  *     vector, volatile/ordered loads are skipped with a remark;
@@ -151,7 +151,8 @@ typedef struct Load {
     const Term *addr;
     Str type;
     int bits;
-    bool immutable;    /* .nc or a read-only parameter: no store can change it */
+    bool nc;           /* ld.global.nc */
+    bool readonly;     /* a read-only parameter (const __restrict__): no store can change it */
     bool eligible;     /* may take part at all */
     bool dst_ok;       /* may be a destination */
     const char *skip;  /* why not eligible */
@@ -209,8 +210,8 @@ static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const 
     l->addr = a->addr;
     l->type = instr_type(in);
     l->bits = type_bits(l->type);
-    l->immutable = (a->flags & MACC_NC) ||
-                   (a->base.kind == BASE_PARAM && a->base.index < mi->nparams && mi->param_readonly[a->base.index]);
+    l->nc = a->flags & MACC_NC;
+    l->readonly = a->base.kind == BASE_PARAM && a->base.index < mi->nparams && mi->param_readonly[a->base.index];
     if (in->guard) l->skip = "predicated load (not rewritten)";
     else if (instr_has_mod(in, ".v2") || instr_has_mod(in, ".v4") || instr_has_mod(in, ".v8"))
         l->skip = "vector load (not rewritten)";
@@ -305,6 +306,19 @@ static void flood(Ctx *c, uint8_t *mark, uint32_t sp, uint32_t stop, bool back)
     }
 }
 
+/* May D read what S read without any clobber check?  A read-only
+ * parameter (const __restrict__: nothing in the kernel writes it), or both
+ * loads .nc: ld.global.nc promises the memory is not written while the
+ * kernel runs, and a D that reads written memory through it may see a
+ * stale value on hardware anyway (the emulator reports it).  A .nc source
+ * and a plain destination are not enough: the plain load must see a
+ * store the kernel made in between (issue 10, found by the emulator's
+ * UB_NC_WRITTEN check). */
+static bool unchanging(const Load *s, const Load *d)
+{
+    return s->readonly || (s->nc && d->nc);
+}
+
 /* A write on a path from S to D that does not pass S again, *including*
  * paths that pass D and come back to it: D in a loop that S is not in
  * reads, in every iteration after the first, what the loop body wrote
@@ -317,7 +331,7 @@ static void flood(Ctx *c, uint8_t *mark, uint32_t sp, uint32_t stop, bool back)
  *     D's block before D in any case. */
 static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
 {
-    if (s->immutable) return false;
+    if (unchanging(s, d)) return false;
     const Cfg *g = c->cfg;
     uint32_t sb = s->block, db = d->block, sp = 0;
     if (sb == db) return clobber_in_range(c, s, s->instr + 1, d->instr, at);
@@ -584,9 +598,9 @@ static bool iterations_together(const Ctx *c, const Load *s)
  * S's outermost loop (the whole function when the CFG is irreducible);
  * code before the loop can only race with the other lane's load, which
  * the program's own semantics already leave undefined. */
-static bool loop_clobbered(Ctx *c, const Load *s, uint32_t *at)
+static bool loop_clobbered(Ctx *c, const Load *s, const Load *d, uint32_t *at)
 {
-    if (s->immutable) return false;
+    if (unchanging(s, d)) return false;
     const Cfg *g = c->cfg;
     uint32_t l = c->li->innermost[s->block];
     if (l == ANA_NONE || c->li->irreducible) return clobber_in_range(c, s, 0, g->block_instr[g->n], at);
@@ -724,7 +738,7 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
         }
         wrap_check = w != NULL;
         bool check = loop_check || wrap_check || clamped;
-        if (loop_check && loop_clobbered(c, s, &at)) {
+        if (loop_check && loop_clobbered(c, s, d, &at)) {
             set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
