@@ -280,14 +280,25 @@ static bool writes_memory(const Ctx *c, uint32_t i)
     return refs_writes_memory(&c->cfg->instr[i]->u.instr, c->cfg->iflags[i]);
 }
 
-static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, uint32_t *at)
+/* What a path scan looks for: an instruction that changes S's value in
+ * memory, or one that overwrites S's destination register. */
+typedef bool (*Hit)(Ctx *c, const Load *s, uint32_t i);
+
+static bool clobber_hit(Ctx *c, const Load *s, uint32_t i) { return writes_memory(c, i) && clobbers(c, s, i); }
+
+static bool in_range(Ctx *c, const Load *s, Hit hit, uint32_t from, uint32_t to, uint32_t *at)
 {
     for (uint32_t i = from; i < to; i++)
-        if (writes_memory(c, i) && clobbers(c, s, i)) {
+        if (hit(c, s, i)) {
             *at = i;
             return true;
         }
     return false;
+}
+
+static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, uint32_t *at)
+{
+    return in_range(c, s, clobber_hit, from, to, at);
 }
 
 /* Marks in `mark` the blocks reachable from the blocks on c->stack[0..sp)
@@ -319,7 +330,7 @@ static bool unchanging(const Load *s, const Load *d)
     return s->readonly || (s->nc && d->nc);
 }
 
-/* A write on a path from S to D that does not pass S again, *including*
+/* An instruction (hit) on a path from S to D that does not pass S again, *including*
  * paths that pass D and come back to it: D in a loop that S is not in
  * reads, in every iteration after the first, what the loop body wrote
  * after D in the iteration before (issue 10: legality covers the back
@@ -329,14 +340,13 @@ static bool unchanging(const Load *s, const Load *d)
  *   - else: S's block after S; every block reachable from S and reaching
  *     D without passing S, D's block included when D reaches itself so;
  *     D's block before D in any case. */
-static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
+static bool hit_between(Ctx *c, const Load *s, const Load *d, Hit hit, uint32_t *at)
 {
-    if (unchanging(s, d)) return false;
     const Cfg *g = c->cfg;
     uint32_t sb = s->block, db = d->block, sp = 0;
-    if (sb == db) return clobber_in_range(c, s, s->instr + 1, d->instr, at);
-    if (clobber_in_range(c, s, s->instr + 1, g->block_instr[sb + 1], at)) return true;
-    if (clobber_in_range(c, s, g->block_instr[db], d->instr, at)) return true;
+    if (sb == db) return in_range(c, s, hit, s->instr + 1, d->instr, at);
+    if (in_range(c, s, hit, s->instr + 1, g->block_instr[sb + 1], at)) return true;
+    if (in_range(c, s, hit, g->block_instr[db], d->instr, at)) return true;
     memset(c->fwd, 0, g->n + 1);
     memset(c->bwd, 0, g->n + 1);
     for (uint32_t k = 0; k < cfg_nsucc(g, sb); k++) c->stack[sp++] = cfg_succs(g, sb)[k];
@@ -346,8 +356,30 @@ static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at
     flood(c, c->bwd, sp, sb, true);
     /* db itself is in both sets exactly when a path D -> ... -> D avoids S */
     for (uint32_t b = 0; b < g->n; b++)
-        if (c->fwd[b] && c->bwd[b] && clobber_in_range(c, s, g->block_instr[b], g->block_instr[b + 1], at)) return true;
+        if (c->fwd[b] && c->bwd[b] && in_range(c, s, hit, g->block_instr[b], g->block_instr[b + 1], at)) return true;
     return false;
+}
+
+static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
+{
+    return !unchanging(s, d) && hit_between(c, s, d, clobber_hit, at);
+}
+
+static bool writes_src_reg(Ctx *c, const Load *s, uint32_t i)
+{
+    const Ssa *ssa = c->lf.ssa;
+    uint32_t r = s->st->u.instr.ops[0].u.reg->id;
+    for (uint32_t k = ssa->def_start[i]; k < ssa->def_start[i + 1]; k++)
+        if (ssa->v[ssa->defs[k]].reg == r) return true;
+    return false;
+}
+
+/* Does S's destination register still hold S's value at D (no write to it
+ * on any path between)?  Then D can shuffle it without a copy. */
+static bool src_reg_survives(Ctx *c, const Load *s, const Load *d)
+{
+    uint32_t at;
+    return !hit_between(c, s, d, writes_src_reg, &at);
 }
 
 /* -------------------------------------------------------------- proof */
@@ -846,6 +878,19 @@ static bool known_row_shape(const Function *fn)
     return false;
 }
 
+/* .reqntid with a multiple of 32 threads: no partial warp. */
+static bool known_full_warps(const Function *fn)
+{
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        const PerfDirective *p = &fn->perf[i];
+        if (!str_eqc(p->name, ".reqntid") || !p->n) continue;
+        uint64_t t = p->v[0];
+        for (int k = 1; k < p->n; k++) t *= p->v[k];
+        return t % 32 == 0;
+    }
+    return false;
+}
+
 /* Returns true when the function needs activemask (.version >= 6.2).
  * When the budget runs out (checked between loads and between proofs) the
  * function is left unchanged, with one remark instead of the per-load ones. */
@@ -935,7 +980,9 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         }
         site_dst[nsites] = d, chosen[nsites] = best;
         sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits,
-                                        .check = best->check };
+                                        .check = best->check, .converged = uniform_converged(fn, loads[d].st),
+                                        .in_loop = c.li->innermost[loads[d].block] != ANA_NONE || c.li->irreducible,
+                                        .src_live = src_reg_survives(&c, &loads[best->src], &loads[d]) };
         loads[best->src].uses_as_src++;
         sum_abs += abs(best->delta);
     }
@@ -971,7 +1018,8 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
             remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s%s%s", why_text(l->why), l->detail[0] ? " " : "", l->detail);
     }
     bool row_guard = !known_row_shape(fn);
-    ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard };
+    ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard,
+                           .full_warps = known_full_warps(fn) };
     /* nothing below reads the analyses, their terms or the proofs */
     unsigned queries = proof_session_queries(c.ps);
     if (c.ps) proof_session_free(c.ps);

@@ -41,12 +41,19 @@ typedef struct ShflSite {
                           iteration in the source lane (src in a loop), or its
                           unsigned index may have wrapped; both addresses
                           are [reg] or [reg+imm] */
+    bool converged;    /* every lane that entered the kernel reaches dst
+                          together (uniformity: no divergence, no exit) */
+    bool in_loop;      /* dst may run more than once per thread */
+    bool src_live;     /* src's destination register still holds its value
+                          at dst: use it, no copy (64-bit shuffles still
+                          split a copy) */
 } ShflSite;
 
 typedef struct ShflEmitOptions {
     bool no_corner;    /* ablation: no fallback load */
     bool no_load;      /* ablation: no shuffle, no load */
     bool row_guard;    /* the block shape may put two tid.y rows in one warp */
+    bool full_warps;   /* .reqntid: every warp has 32 threads */
 } ShflEmitOptions;
 
 /* Rewrites fn for the sites (sources may repeat; destinations are
