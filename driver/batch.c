@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "driver/batch_inputs.h"
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/optimize.h"
 #include "driver/progress.h"
@@ -118,6 +119,7 @@ static void collect(BatchResult *res, const BatchInput *in, const Worker *w, dou
 int batch_main(const Options *o, const Pipeline *pl)
 {
     BatchInputs inputs;
+    cleanup_install();   /* a signal that ends the batch ends its workers too */
     for (int i = 0; i < o->ninputs; i++) {
         if (strcmp(o->inputs[i], "-") == 0) {
             fprintf(stderr, "ptxopt: standard input cannot be used in batch mode\n");

@@ -9,7 +9,7 @@ ptxopt_LDADD = $(PTXOPT_LIBS)
 DRIVER_COMMON_SOURCES = driver/fileio.c driver/fileio.h driver/optimize.c driver/optimize.h \
 	driver/fault.c driver/fault.h driver/worker.c driver/worker.h \
 	driver/record.c driver/record.h driver/progress.c driver/progress.h \
-	driver/report.c driver/report.h
+	driver/report.c driver/report.h driver/cleanup.c driver/cleanup.h
 
 ## The drop-in ptxas (see man/ptxopt-ptxas.1).
 bin_PROGRAMS += ptxopt-ptxas
