@@ -3,7 +3,8 @@
 and leave no temporary file behind (issue 11, section 8).
 
   signal_cleanup.py --signal=TERM|INT|HUP [--group] --tmpdir=DIR
-                    [--ready=FILE]... [--ignore=SIG] [--survives] -- COMMAND...
+                    [--ready=FILE]... [--ignore=SIG] [--survives]
+                    [--keep-dir=NAME]... -- COMMAND...
 
 Starts COMMAND in a session of its own with TMPDIR=DIR (an empty directory
 made here) and the signals at their default action, waits (polling, no
@@ -13,7 +14,8 @@ the signal to the program (or with --group to its process group, as Ctrl-C
 does).  Checks:
   * the program died of that signal (the conventional status);
   * none of the recorded descendants is alive (a zombie counts as dead);
-  * DIR is empty.
+  * DIR is empty (but for the --keep-dir directories, which must be empty:
+    a cache directory made on purpose, say).
 --ignore=SIG starts COMMAND with SIG ignored (nohup); with --survives the
 program must still run after the signal (it keeps the SIG_IGN it was given),
 and is then ended with SIGTERM, which must clean up as above.
@@ -78,6 +80,7 @@ def main():
     ap.add_argument("--ready", action="append", default=[])
     ap.add_argument("--ignore")
     ap.add_argument("--survives", action="store_true")
+    ap.add_argument("--keep-dir", action="append", default=[])
     ap.add_argument("command", nargs="+")
     a = ap.parse_args()
     sig = getattr(signal, "SIG" + a.signal)
@@ -145,7 +148,13 @@ def main():
         failed = True
     else:
         print("ok: no child left")
-    rest = os.listdir(a.tmpdir)
+    rest = []
+    for e in sorted(os.listdir(a.tmpdir)):
+        path = os.path.join(a.tmpdir, e)
+        if e in a.keep_dir and os.path.isdir(path) and not os.path.islink(path):
+            rest += [os.path.join(e, x) for x in os.listdir(path)]
+        else:
+            rest.append(e)
     if rest:
         print("FAIL: left in TMPDIR: %s" % rest)
         failed = True
