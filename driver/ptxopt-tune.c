@@ -355,7 +355,8 @@ static bool setup_workdir(Tuner *t)
     }
     const char *tmp = getenv("TMPDIR");
     t->workdir = xasprintf("%s/ptxopt-tune.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!cleanup_mkdtemp(t->workdir)) {   /* removed by a signal that ends us too */
+    /* a signal that ends us removes it too, unless it is to be kept */
+    if (!(t->cfg->keep ? mkdtemp(t->workdir) : cleanup_mkdtemp(t->workdir))) {
         fprintf(stderr, "ptxopt-tune: cannot create a temporary directory: %s\n", strerror(errno));
         return false;
     }
