@@ -17,7 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MAX_CHILDREN = 1024, MAX_DIRS = 16, MAX_DEPTH = 32 };
+/* MAX_DEPTH bounds the handler's stack (a 4 KiB buffer per level) */
+enum { MAX_CHILDREN = 1024, MAX_DIRS = 16, MAX_DEPTH = 64 };
 
 static const int handled[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 #define NHANDLED (sizeof handled / sizeof handled[0])

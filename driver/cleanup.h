@@ -52,8 +52,9 @@ char *cleanup_mkdtemp(char *tmpl);
 /* Removes the directory tree `path` now and stops tracking it (NULL-safe). */
 void cleanup_remove_dir(const char *path);
 
-/* Removes the directory tree `path` (symbolic links are removed, never
- * followed).  Async-signal-safe.  Returns false when something remained. */
+/* Removes the directory tree `path`, up to 64 levels deep (symbolic links
+ * are removed, never followed).  Async-signal-safe.  Returns false when
+ * something remained. */
 bool remove_tree(const char *path);
 
 #endif
