@@ -1,6 +1,7 @@
 /* batch.c — see batch.h. */
 #include "driver/batch.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,12 +51,19 @@ static int batch_work(void *arg, FILE *out)
     if (job->o->remarks) remarks_print(&r.remarks, stderr, in->path);
     bool written = false;
     if (rc == EXIT_OK && (!job->o->in_place || r.changed)) {
+        /* a signal (sent on by the parent, driver/cleanup.h) waits until the
+         * output is renamed into place: no OUTPUT.ptxopt-XXXXXX is left */
+        sigset_t fatal, old;
+        sigemptyset(&fatal);
+        sigaddset(&fatal, SIGHUP), sigaddset(&fatal, SIGINT), sigaddset(&fatal, SIGQUIT), sigaddset(&fatal, SIGTERM);
+        sigprocmask(SIG_BLOCK, &fatal, &old);
         if (!make_parent_dirs(in->output) || !write_file_atomic(in->output, r.out.p ? r.out.p : "", r.out.len)) {
             r.status = rc = EXIT_BAD_INPUT;
             snprintf(r.error, sizeof r.error, "cannot write %s", in->output);
         } else {
             written = true;
         }
+        sigprocmask(SIG_SETMASK, &old, NULL);
     }
     record_write(out, &r, written);
     optimize_result_free(&r);

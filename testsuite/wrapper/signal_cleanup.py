@@ -4,7 +4,7 @@ and leave no temporary file behind (issue 11, section 8).
 
   signal_cleanup.py --signal=TERM|INT|HUP [--group] --tmpdir=DIR
                     [--ready=FILE]... [--ignore=SIG] [--survives]
-                    [--keep-dir=NAME]... -- COMMAND...
+                    [--keep-dir=NAME]... [--no-tmpdir] -- COMMAND...
 
 Starts COMMAND in a session of its own with TMPDIR=DIR (an empty directory
 made here) and the signals at their default action, waits (polling, no
@@ -16,6 +16,7 @@ does).  Checks:
   * none of the recorded descendants is alive (a zombie counts as dead);
   * DIR is empty (but for the --keep-dir directories, which must be empty:
     a cache directory made on purpose, say).
+--no-tmpdir: the program makes no temporary directory; do not wait for one.
 --ignore=SIG starts COMMAND with SIG ignored (nohup); with --survives the
 program must still run after the signal (it keeps the SIG_IGN it was given),
 and is then ended with SIGTERM, which must clean up as above.
@@ -81,6 +82,7 @@ def main():
     ap.add_argument("--ignore")
     ap.add_argument("--survives", action="store_true")
     ap.add_argument("--keep-dir", action="append", default=[])
+    ap.add_argument("--no-tmpdir", action="store_true")
     ap.add_argument("command", nargs="+")
     a = ap.parse_args()
     sig = getattr(signal, "SIG" + a.signal)
@@ -102,7 +104,8 @@ def main():
     p = subprocess.Popen(a.command, env=env, start_new_session=True, preexec_fn=child_setup)
     ok = wait_until("the ready files", lambda: all(os.path.exists(r) for r in a.ready) or p.poll() is not None)
     ok = ok and wait_until("a child process", lambda: children(p.pid) or p.poll() is not None)
-    ok = ok and wait_until("the temporary directory", lambda: os.listdir(a.tmpdir) or p.poll() is not None)
+    if not a.no_tmpdir:
+        ok = ok and wait_until("the temporary directory", lambda: os.listdir(a.tmpdir) or p.poll() is not None)
     if p.poll() is not None:
         print("FAIL: the program ended before the signal (status %d)" % p.returncode)
         return 1
@@ -110,7 +113,7 @@ def main():
         p.kill()
         return 1
     kids = descendants(p.pid)
-    print("running: %d descendant(s), temporary directory made" % len(kids))
+    print("running: %d descendant(s)%s" % (len(kids), "" if a.no_tmpdir else ", temporary directory made"))
 
     def send(s):
         if a.group:
