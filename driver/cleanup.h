@@ -21,6 +21,9 @@
  * every registered directory tree, and re-raises the signal with its
  * default action.  The handler uses async-signal-safe calls only.
  *
+ * Up to 1024 children and 16 directories are tracked at a time (static
+ * storage: the handler cannot allocate); more are started, untracked.
+ *
  * Registration works without cleanup_install() too (the program then just
  * dies of the signal, as before): library code such as driver/worker.c can
  * always use cleanup_fork(). */
