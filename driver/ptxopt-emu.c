@@ -13,13 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"   /* PACKAGE_VERSION: configure's, as every program reports it */
 #include "codegen/outfile.h"
 #include "emu/emu.h"
 #include "parser/parse.h"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
 
 enum { ST_OK = 0, ST_FAIL = 1, ST_USAGE = 2 };
 
