@@ -321,7 +321,7 @@ typedef struct PoisonEvent {
     uint64_t addr;
     uint8_t space;
 } PoisonEvent;
-enum { PE_NEVER_WRITTEN_MEM, PE_POISON_MEM, PE_SHFL_SOURCE, PE_COLL_SOURCE, PE_CARRY, PE_COUNT };
+enum { PE_NEVER_WRITTEN_MEM, PE_POISON_MEM, PE_SHFL_SOURCE, PE_COLL_SOURCE, PE_CARRY, PE_DIV_ZERO, PE_COUNT };
 
 typedef struct Machine {
     EmuProgram *P;
