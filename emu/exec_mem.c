@@ -1,7 +1,8 @@
 /* exec_mem.c — ld/ldu/st (all spaces, vectors), atom/red (every
  * operation, cas, exch, inc/dec, float add) and cp.async (performed
  * synchronously: commit/wait are no-ops).  Lanes access memory one after
- * the other, which is one sequentially consistent interleaving. */
+ * the other, which is one sequentially consistent interleaving.
+ * Non-coherent loads of written memory are checked in ncload.c. */
 #include "emu/fp.h"
 #include "emu/internal.h"
 
@@ -35,6 +36,7 @@ void exec_ld(Exec *x, const EInst *I, uint32_t em)
         addr[l] = mem_addr_of(x, a, l, &psn);
         MemRef r;
         if (!mem_ref(x, I, l, I->space, addr[l], size, false, &r)) return;
+        if (I->sub == LD_NC && r.alloc && !nc_check_load(x, I, l, &r, addr[l], size)) return;
         for (uint32_t k = 0; k < n; k++) {
             MemRef rk = r;
             rk.p += k * es;
@@ -64,6 +66,7 @@ void exec_st(Exec *x, const EInst *I, uint32_t em)
         addr[l] = mem_addr_of(x, a, l, &psn);
         MemRef r;
         if (!mem_ref(x, I, l, I->space, addr[l], size, true, &r)) return;
+        nc_note_write(x, I, &r, size);
         for (uint32_t k = 0; k < n; k++) {
             MemRef rk = r;
             rk.p += k * es;
@@ -143,6 +146,7 @@ void exec_atom(Exec *x, const EInst *I, uint32_t em)
         addr[l] = mem_addr_of(x, a, l, &psn);
         MemRef r;
         if (!mem_ref(x, I, l, I->space, addr[l], size, true, &r)) return;
+        nc_note_write(x, I, &r, size);
         uint64_t old = mem_load(&r, size);
         uint32_t opsn = mem_load_psn(x, &r, size, l, I, addr[l], r.space);
         uint64_t vb = opv(x, b, l), vc = I->sub == AO_CAS ? opv(x, c, l) : 0;
