@@ -60,7 +60,7 @@ static void usage(FILE *out)
           "  --dump-format=bin|text|json\n"
           "Scheduling and checks:\n"
           "  --policy=its|hanoi|strict   (default its)\n"
-          "  --seed=N               ITS random seed (default 1)\n"
+          "  --seed=N               ITS random seed: the schedule and the order of atomics (default 1)\n"
           "  --max-steps=N          thread-instructions before LIVELOCK_SUSPECTED (default 2e9)\n"
           "  --resident=K           CTAs resident at once (default 8, 0 = all)\n"
           "  --watchdog=N           hanoi/strict: loop-header visits before a stuck reconvergence\n"
