@@ -314,6 +314,13 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
             fn->perf[fn->nperf++] = perf_from_text(t[i].text);
             continue;
         }
+        /* .pragma "nounroll"; between the parameters and the body: kept
+         * whole, with its ';' */
+        if (t[i].kind == TOKK_DOTWORD && str_eqc(t[i].text, ".pragma")) {
+            do fn->hextra[fn->nhextra++] = t[i];
+            while (!tok_is_punct(&t[i], ';') && ++i < n);
+            continue;
+        }
         /* other directives after the parameters (future attributes) are
          * kept: a directive name with integer arguments, nothing else */
         bool ok = (t[i].kind == TOKK_DOTWORD && !is_line_directive_name(t[i].text)) ||
@@ -465,6 +472,16 @@ bool instr_head(ParseCtx *c, const Str *guard, bool neg, Str opcode, const PtxLo
             return build_error(c, loc->first_line, loc->first_column, "undeclared register '%.*s'", STR_FMT(name));
     }
     return true;
+}
+
+/* A modifier written apart from its opcode (blanks, newlines or comments
+ * between them, which ptxas allows): the opcode text the IR keeps is the
+ * joined one, "st.global.u32", so passes and the canonical printer see
+ * one spelling; the statement's source text stays as written. */
+void instr_modifier(ParseCtx *c, Str mod)
+{
+    c->cur_opcode.p = arena_printf(&c->m->arena, "%.*s%.*s", STR_FMT(c->cur_opcode), STR_FMT(mod));
+    c->cur_opcode.len += mod.len;
 }
 
 static void fill_instr(ParseCtx *c, Instr *in)

@@ -37,14 +37,18 @@ bool op_reg(ParseCtx *c, Operand *o, Str text, bool neg, const PtxLoc *loc)
     o->kind = OPND_REG;
     o->flags = neg ? OPNDF_NEG : 0;
     Str name = text;
-    if (name.len > 2 && name.p[name.len - 2] == '.') {
-        o->comp = name.p[name.len - 1];
-        name.len -= 2;
+    const char *dot = memchr(text.p, '.', text.len);
+    if (dot) {  /* %tid.x, a vector component, or a video selector %r1.b0 */
+        name.len = (size_t)(dot - text.p);
+        Str suffix = { dot + 1, text.len - name.len - 1 };
+        if (suffix.len == 1) o->comp = suffix.p[0];
+        else if (!opnd_sel_parse(suffix, &o->sel))
+            return build_error(c, loc->first_line, loc->first_column, "invalid operand selector '.%.*s'", STR_FMT(suffix));
     }
     if (!c->fn)
         return build_error(c, loc->first_line, loc->first_column, "register '%.*s' outside a function body", STR_FMT(text));
     Reg *r = build_lookup_reg(c, name);
-    if (!r && !o->comp && symbol_declared(c, name)) {
+    if (!r && !dot && symbol_declared(c, name)) {
         /* identifiers may start with '%': a variable, not a register */
         o->kind = OPND_SYM;
         o->text = text.p;

@@ -120,6 +120,8 @@ htok
     | K_ENTRY                           { tok_push(ctx, TOKK_DOTWORD, $1); }
     | K_FUNC                            { tok_push(ctx, TOKK_DOTWORD, $1); }
     | T_PERF                            { tok_push(ctx, TOKK_PERF, $1); }
+    | K_DIRECTIVE                       { tok_push(ctx, TOKK_DOTWORD, $1); }
+      toks ';'                          { tok_punct(ctx, &@4); }  /* .pragma "nounroll"; before the body */
     | common_tok
     ;
 
@@ -199,6 +201,7 @@ ihead
     | '@' '!' T_REG T_OPCODE            { OK(instr_head(ctx, &$3, true, $4, &@3)); }
     | '@' T_IDENT T_OPCODE              { OK(instr_head(ctx, &$2, false, $3, &@2)); }
     | '@' '!' T_IDENT T_OPCODE          { OK(instr_head(ctx, &$3, true, $4, &@3)); }
+    | ihead T_DOTWORD                   { instr_modifier(ctx, $2); }  /* "add .u32", "st.global\n .u32" */
     ;
 operands
     : %empty
