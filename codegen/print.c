@@ -108,7 +108,8 @@ void print_operand(OutBuf *o, const Operand *op)
         }
         break;
     case OPND_INT:
-        if (op->text) out_write(o, op->text, op->textlen);
+        if (op->flags & OPNDF_FOLDED) print_collapsed(o, (Str){ op->text, op->textlen });
+        else if (op->text) out_write(o, op->text, op->textlen);
         else out_printf(o, "%" PRId64, op->value);
         break;
     case OPND_FLOAT:

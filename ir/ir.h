@@ -89,7 +89,8 @@ typedef enum OperandKind {
 
 /* Operand flags. */
 enum { OPNDF_NEG = 1,     /* !%p */
-       OPNDF_MINUS = 2 }; /* -%r (not valid PTX for most ops; kept) */
+       OPNDF_MINUS = 2,   /* -%r (vmad's negated sources) */
+       OPNDF_FOLDED = 4 }; /* INT: a constant expression, value folded; text is its source */
 
 struct Operand {
     uint8_t kind;    /* OperandKind */
