@@ -5,6 +5,7 @@
  * to the input.  Blocks are cut at labels and after terminators. */
 #include "parser/build.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -478,10 +479,27 @@ bool instr_head(ParseCtx *c, const Str *guard, bool neg, Str opcode, const PtxLo
  * between them, which ptxas allows): the opcode text the IR keeps is the
  * joined one, "st.global.u32", so passes and the canonical printer see
  * one spelling; the statement's source text stays as written. */
-void instr_modifier(ParseCtx *c, Str mod)
+bool instr_modifier(ParseCtx *c, Str mod, const PtxLoc *loc)
 {
+    /* only what the scanner takes as a modifier when joined (".h10",
+     * ".shared::cta"), so that the joined opcode lexes back the same */
+    bool ok = true;
+    size_t i = 1, n = mod.len;
+    for (;;) {  /* word ("::" word)* after the dot */
+        size_t start = i;
+        while (i < n && (isalnum((unsigned char)mod.p[i]) || mod.p[i] == '_')) i++;
+        if (i == start) { ok = false; break; }
+        if (i == n) break;
+        if (i + 1 < n && mod.p[i] == ':' && mod.p[i + 1] == ':') { i += 2; continue; }
+        ok = false;
+        break;
+    }
+    if (!ok)
+        return build_error(c, loc->first_line, loc->first_column, "invalid modifier '%.*s' after '%.*s'",
+                           (int)(mod.len > 40 ? 40 : mod.len), mod.p, STR_FMT(c->cur_opcode));
     c->cur_opcode.p = arena_printf(&c->m->arena, "%.*s%.*s", STR_FMT(c->cur_opcode), STR_FMT(mod));
     c->cur_opcode.len += mod.len;
+    return true;
 }
 
 static void fill_instr(ParseCtx *c, Instr *in)

@@ -201,7 +201,7 @@ ihead
     | '@' '!' T_REG T_OPCODE            { OK(instr_head(ctx, &$3, true, $4, &@3)); }
     | '@' T_IDENT T_OPCODE              { OK(instr_head(ctx, &$2, false, $3, &@2)); }
     | '@' '!' T_IDENT T_OPCODE          { OK(instr_head(ctx, &$3, true, $4, &@3)); }
-    | ihead T_DOTWORD                   { instr_modifier(ctx, $2); }  /* "add .u32", "st.global\n .u32" */
+    | ihead T_DOTWORD                   { OK(instr_modifier(ctx, $2, &@2)); }  /* "add .u32", "st.global\n .u32" */
     ;
 operands
     : %empty
