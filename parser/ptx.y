@@ -3,7 +3,8 @@
  * Deliberately generic: statements are recognised by their first token and
  * their text is kept; declarations, directives and function headers are
  * collected as token runs that parser/build.c interprets.  Instructions are
- * parsed into guard, opcode text and a structured operand list.  An
+ * parsed into guard, opcode text (modifiers written apart joined to it) and
+ * a structured operand list.  An
  * instruction whose opcode is unknown and whose operands do not fit the
  * operand grammar is kept verbatim (error recovery to the next ';'); for a
  * known opcode that is a syntax error. */
