@@ -100,9 +100,16 @@ void print_operand(OutBuf *o, const Operand *op)
         if (op->flags & OPNDF_MINUS) out_char(o, '-');
         out_str(o, op->u.reg->name);
         if (op->comp) { out_char(o, '.'); out_char(o, op->comp); }
+        if (op->sel) {
+            char sel[8];
+            int n = opnd_sel_format(op->sel, sel);
+            out_char(o, '.');
+            out_write(o, sel, (size_t)n);
+        }
         break;
     case OPND_INT:
-        if (op->text) out_write(o, op->text, op->textlen);
+        if (op->flags & OPNDF_FOLDED) print_collapsed(o, (Str){ op->text, op->textlen });
+        else if (op->text) out_write(o, op->text, op->textlen);
         else out_printf(o, "%" PRId64, op->value);
         break;
     case OPND_FLOAT:

@@ -55,6 +55,7 @@ typedef struct Wrapper {
     double ms_optimize, ms_ptxas;
     const char *used;       /* "original" or "optimized" */
     char reason[1024];      /* why the original was used after all ("" if it was not a failure) */
+    bool parse_refused;     /* the reason is that ptxopt could not parse an input */
 } Wrapper;
 
 static void verbose(const Wrapper *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -322,6 +323,13 @@ _Noreturn static void fall_back(Wrapper *w, const char *reason)
     snprintf(w->reason, sizeof w->reason, "%.*s", (int)o.len, o.p ? o.p : "");
     out_free(&o);
     int st = run_original(w);
+    /* ptxas took what ptxopt refused: a gap in ptxopt's front end that
+     * users should report, not a problem with their code */
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && w->parse_refused) {
+        size_t k = strlen(w->reason);
+        snprintf(w->reason + k, sizeof w->reason - k,
+                 ", which ptxas accepts: valid PTX that ptxopt does not understand yet (please report it)");
+    }
     if ((WIFEXITED(st) && WEXITSTATUS(st) == 0) || w->cfg.verbose) {
         fputs("ptxopt: warning: ", stderr);
         print_one_line(stderr, w->reason);
@@ -434,7 +442,8 @@ static bool optimize_all(Wrapper *w, char *reason, size_t n)
         /* what a failing pass printed: its first line */
         const char *nl = wk.diag.len ? memchr(wk.diag.p, '\n', wk.diag.len) : NULL;
         snprintf(diag, sizeof diag, "%.*s", (int)(nl ? (size_t)(nl - wk.diag.p) : wk.diag.len), wk.diag.len ? wk.diag.p : "");
-        if (r->complete && r->status == 1) snprintf(reason, n, "cannot parse %s (%s)", name, r->error ? r->error : "");
+        w->parse_refused = r->complete && r->status == 1;
+        if (w->parse_refused) snprintf(reason, n, "cannot parse %s (%s)", name, r->error ? r->error : "");
         else if (r->complete)
             snprintf(reason, n, "%s on %s%s%s", r->error ? r->error : "a pass failed", name, diag[0] ? ": " : "", diag);
         else if (wk.timed_out) snprintf(reason, n, "the optimizer took longer than %g s on %s", w->cfg.timeout, name);

@@ -67,7 +67,7 @@ static void visit(RefWriter *w, const Operand *o, uint8_t flags, uint8_t opnd, u
         }
         if (flags & REF_DEF) {
             uint8_t f = flags;
-            if (o->comp) f |= REF_PARTIAL;
+            if (o->comp || o->sel) f |= REF_PARTIAL;  /* vd.b0: the other bytes come from c */
             if (f & REF_PARTIAL) put(w, r->id, REF_USE | REF_PARTIAL, opnd, elem, o->comp);
             put(w, r->id, f, opnd, elem, o->comp);
         } else {

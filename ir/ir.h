@@ -89,14 +89,20 @@ typedef enum OperandKind {
 
 /* Operand flags. */
 enum { OPNDF_NEG = 1,     /* !%p */
-       OPNDF_MINUS = 2 }; /* -%r (not valid PTX for most ops; kept) */
+       OPNDF_MINUS = 2,   /* -%r (vmad's negated sources) */
+       OPNDF_FOLDED = 4 }; /* INT: a constant expression, value folded; text is its source */
 
 struct Operand {
     uint8_t kind;    /* OperandKind */
     uint8_t flags;   /* OPNDF_* */
     char comp;       /* 'x','y','z','w','r','g','b','a' component suffix, or 0 */
     uint8_t n;       /* number of elems (ADDR, VEC, LIST, PAIR) */
-    uint32_t textlen;
+    union {
+        uint32_t textlen;  /* INT/FLOAT/SYM/EXPR */
+        uint32_t sel;      /* REG: video-instruction byte/half selector
+                              (%r1.b0, %r1.h1, %r1.b3210), 0 when none;
+                              see opnd_sel_parse (ir/selector.c) */
+    };
     union {              /* one of them, by kind (24-byte operands: the IR of
                             a large module is mostly operands) */
         struct {
@@ -111,6 +117,13 @@ struct Operand {
 };
 
 static inline Str opnd_text(const Operand *o) { return (Str){ o->text, o->textlen }; }
+
+/* Byte/half selectors of video instructions: the text after the register's
+ * dot ("b0", "h1", "b3210", "h10") packed into Operand.sel; false when the
+ * text is not one (a letter b or h and one to four digits below 8). */
+bool opnd_sel_parse(Str text, uint32_t *sel);
+/* Writes the selector's text (without the dot, NUL-terminated); its length. */
+int opnd_sel_format(uint32_t sel, char buf[8]);
 
 /* ------------------------------------------------------------ instructions */
 

@@ -2,7 +2,7 @@
 libptxopt_a_SOURCES += \
 	ir/arena.c ir/arena.h ir/fatal.c ir/fatal.h ir/str.h \
 	ir/ir.h ir/clock.h ir/module.c ir/modsyms.c ir/instr.c ir/builder.c ir/regs.c ir/regs.h \
-	ir/opcode.c ir/opcode.h ir/opcodes.def \
+	ir/opcode.c ir/opcode.h ir/opcodes.def ir/selector.c \
 	ir/diag.c ir/diag.h
 check_PROGRAMS += testsuite/unit/test_opcode
 testsuite_unit_test_opcode_SOURCES = testsuite/unit/test_opcode.c

@@ -111,7 +111,7 @@ static const Term *opnd(Vt *x, uint32_t i, int k, unsigned w, bool sext)
         if (!o->u.reg) return NULL;
         if (o->u.reg->special) t = special_atom(x->tt, o->u.reg->name, o->comp);
         else {
-            if (o->comp) return NULL;   /* vector register component */
+            if (o->comp || o->sel || (o->flags & OPNDF_MINUS)) return NULL;   /* vector component, byte/half selector, -%r */
             SsaValue v = ssa_operand_value(x->s, i, k);
             if (v == ANA_NONE) return NULL;
             t = x->term[v];

@@ -10,7 +10,11 @@
  *     .file .loc, performance directives) and .section blocks are returned
  *     whole, as one token;
  *   - an unknown directive at the start of a statement is returned whole
- *     as a verbatim token (to ';' or the end of the line), never an error.
+ *     as a verbatim token (to ';' or the end of the line), never an error;
+ *     so is an "@@DWARF" line;
+ *   - a register with a video selector (%r1.h0, %r1.b3210) is one token;
+ *     a modifier apart from its opcode ("add .u32") is a dotted word that
+ *     the grammar joins to the opcode.
  */
 #ifndef PTXOPT_LEXER_H
 #define PTXOPT_LEXER_H

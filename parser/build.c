@@ -5,6 +5,7 @@
  * to the input.  Blocks are cut at labels and after terminators. */
 #include "parser/build.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -314,6 +315,13 @@ static Function *function_from_head(ParseCtx *c, Token *t, uint32_t n, const Ptx
             fn->perf[fn->nperf++] = perf_from_text(t[i].text);
             continue;
         }
+        /* .pragma "nounroll"; between the parameters and the body: kept
+         * whole, with its ';' */
+        if (t[i].kind == TOKK_DOTWORD && str_eqc(t[i].text, ".pragma")) {
+            do fn->hextra[fn->nhextra++] = t[i];
+            while (!tok_is_punct(&t[i], ';') && ++i < n);
+            continue;
+        }
         /* other directives after the parameters (future attributes) are
          * kept: a directive name with integer arguments, nothing else */
         bool ok = (t[i].kind == TOKK_DOTWORD && !is_line_directive_name(t[i].text)) ||
@@ -464,6 +472,33 @@ bool instr_head(ParseCtx *c, const Str *guard, bool neg, Str opcode, const PtxLo
         if (!c->cur_guard)
             return build_error(c, loc->first_line, loc->first_column, "undeclared register '%.*s'", STR_FMT(name));
     }
+    return true;
+}
+
+/* A modifier written apart from its opcode (blanks, newlines or comments
+ * between them, which ptxas allows): the opcode text the IR keeps is the
+ * joined one, "st.global.u32", so passes and the canonical printer see
+ * one spelling; the statement's source text stays as written. */
+bool instr_modifier(ParseCtx *c, Str mod, const PtxLoc *loc)
+{
+    /* only what the scanner takes as a modifier when joined (".h10",
+     * ".shared::cta"), so that the joined opcode lexes back the same */
+    bool ok = true;
+    size_t i = 1, n = mod.len;
+    for (;;) {  /* word ("::" word)* after the dot */
+        size_t start = i;
+        while (i < n && (isalnum((unsigned char)mod.p[i]) || mod.p[i] == '_')) i++;
+        if (i == start) { ok = false; break; }
+        if (i == n) break;
+        if (i + 1 < n && mod.p[i] == ':' && mod.p[i + 1] == ':') { i += 2; continue; }
+        ok = false;
+        break;
+    }
+    if (!ok)
+        return build_error(c, loc->first_line, loc->first_column, "invalid modifier '%.*s' after '%.*s'",
+                           (int)(mod.len > 40 ? 40 : mod.len), mod.p, STR_FMT(c->cur_opcode));
+    c->cur_opcode.p = arena_printf(&c->m->arena, "%.*s%.*s", STR_FMT(c->cur_opcode), STR_FMT(mod));
+    c->cur_opcode.len += mod.len;
     return true;
 }
 

@@ -69,6 +69,7 @@ bool build_label(ParseCtx *c, Str name, const PtxLoc *loc);
 bool build_body_decl(ParseCtx *c, uint32_t tokstart, const PtxLoc *loc);
 bool build_scope(ParseCtx *c, int kind, const PtxLoc *loc);
 bool instr_head(ParseCtx *c, const Str *guard, bool neg, Str opcode, const PtxLoc *loc);
+bool instr_modifier(ParseCtx *c, Str mod, const PtxLoc *loc);
 bool build_instr(ParseCtx *c, const PtxLoc *loc);
 bool build_recover_instr(ParseCtx *c, const PtxLoc *loc);
 

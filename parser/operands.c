@@ -37,14 +37,18 @@ bool op_reg(ParseCtx *c, Operand *o, Str text, bool neg, const PtxLoc *loc)
     o->kind = OPND_REG;
     o->flags = neg ? OPNDF_NEG : 0;
     Str name = text;
-    if (name.len > 2 && name.p[name.len - 2] == '.') {
-        o->comp = name.p[name.len - 1];
-        name.len -= 2;
+    const char *dot = memchr(text.p, '.', text.len);
+    if (dot) {  /* %tid.x, a vector component, or a video selector %r1.b0 */
+        name.len = (size_t)(dot - text.p);
+        Str suffix = { dot + 1, text.len - name.len - 1 };
+        if (suffix.len == 1) o->comp = suffix.p[0];
+        else if (!opnd_sel_parse(suffix, &o->sel))
+            return build_error(c, loc->first_line, loc->first_column, "invalid operand selector '.%.*s'", STR_FMT(suffix));
     }
     if (!c->fn)
         return build_error(c, loc->first_line, loc->first_column, "register '%.*s' outside a function body", STR_FMT(text));
     Reg *r = build_lookup_reg(c, name);
-    if (!r && !o->comp && symbol_declared(c, name)) {
+    if (!r && !dot && symbol_declared(c, name)) {
         /* identifiers may start with '%': a variable, not a register */
         o->kind = OPND_SYM;
         o->text = text.p;
@@ -150,6 +154,56 @@ static Operand expr_text(ParseCtx *c, const PtxLoc *loc)
     return o;
 }
 
+/* A parenthesized constant, "(4*2)", is a one-element list to the
+ * grammar; in an expression it is the constant. */
+static const Operand *unparen(const Operand *o)
+{
+    while (o->kind == OPND_LIST && o->n == 1) o = &o->u.elems[0];
+    return o;
+}
+
+/* Folds a constant expression of two integers.  Only where signed and
+ * unsigned 64-bit arithmetic agree (PTX picks by the operands' types),
+ * so '/', '%', '>>' and comparisons need non-negative operands; false
+ * leaves the expression as text. */
+static bool fold_int(int op, int64_t x, int64_t y, int64_t *r)
+{
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+    bool nonneg = x >= 0 && y >= 0;
+    switch (op) {
+    case '+': *r = (int64_t)(ux + uy); return true;
+    case '-': *r = (int64_t)(ux - uy); return true;
+    case '*': *r = (int64_t)(ux * uy); return true;
+    case '&': *r = (int64_t)(ux & uy); return true;
+    case '|': *r = (int64_t)(ux | uy); return true;
+    case '^': *r = (int64_t)(ux ^ uy); return true;
+    case 'L': if (uy > 63) return false; *r = (int64_t)(ux << uy); return true;
+    case 'R': if (!nonneg || uy > 63) return false; *r = x >> y; return true;
+    case '/': if (!nonneg || !y) return false; *r = x / y; return true;
+    case '%': if (!nonneg || !y) return false; *r = x % y; return true;
+    case '<': if (!nonneg) return false; *r = x < y; return true;
+    case '>': if (!nonneg) return false; *r = x > y; return true;
+    case 'l': if (!nonneg) return false; *r = x <= y; return true;
+    case 'g': if (!nonneg) return false; *r = x >= y; return true;
+    case '=': *r = x == y; return true;
+    case 'n': *r = x != y; return true;
+    case 'A': *r = x && y; return true;
+    case 'O': *r = x || y; return true;
+    default: return false;
+    }
+}
+
+/* A folded constant: its value, and its source text for printing. */
+static void folded(ParseCtx *c, Operand *o, int64_t v, const PtxLoc *loc)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = OPND_INT;
+    o->flags = OPNDF_FOLDED;
+    o->value = v;
+    o->text = c->m->buf + loc->begin;
+    o->textlen = loc->end - loc->begin;
+}
+
 static bool is_pair_side(const Operand *o)
 {
     return (o->kind == OPND_REG && !o->value) || o->kind == OPND_SINK;
@@ -157,11 +211,19 @@ static bool is_pair_side(const Operand *o)
 
 bool op_binary(ParseCtx *c, Operand *o, const Operand *a, int op, const Operand *b, const PtxLoc *loc)
 {
-    /* reg+imm, sym+imm, sym-imm: an offset (nvcc writes [%rd1+-4]) */
-    if ((op == '+' || op == '-') && (a->kind == OPND_REG || a->kind == OPND_SYM) && !(a->flags & OPNDF_NEG) &&
-        a->value == 0 && b->kind == OPND_INT) {
+    const Operand *pa = unparen(a), *pb = unparen(b);
+    /* reg+imm, sym+imm, sym-imm: an offset (nvcc writes [%rd1+-4]; people
+     * write [%rd1+8-4] and [buf+4*3]); the register stays a register */
+    if ((op == '+' || op == '-') && (a->kind == OPND_REG || a->kind == OPND_SYM) &&
+        !(a->flags & (OPNDF_NEG | OPNDF_MINUS)) && !(a->kind == OPND_REG && (a->comp || a->sel)) &&
+        pb->kind == OPND_INT) {
         *o = *a;
-        o->value = (int64_t)(op == '+' ? (uint64_t)b->value : 0 - (uint64_t)b->value);
+        o->value = (int64_t)((uint64_t)a->value + (op == '+' ? (uint64_t)pb->value : 0 - (uint64_t)pb->value));
+        return true;
+    }
+    int64_t v;
+    if (pa->kind == OPND_INT && pb->kind == OPND_INT && fold_int(op, pa->value, pb->value, &v)) {
+        folded(c, o, v, loc);
         return true;
     }
     /* d|p destinations */
@@ -181,6 +243,17 @@ bool op_binary(ParseCtx *c, Operand *o, const Operand *a, int op, const Operand 
 
 bool op_unary(ParseCtx *c, Operand *o, int op, const Operand *a, const PtxLoc *loc)
 {
+    const Operand *pa = unparen(a);
+    if (pa->kind == OPND_INT && (pa != a || (pa->flags & OPNDF_FOLDED))) {  /* -(2+3), ~(1<<4) */
+        uint64_t x = (uint64_t)pa->value;
+        folded(c, o, (int64_t)(op == '-' ? 0 - x : op == '~' ? ~x : (uint64_t)!x), loc);
+        return true;
+    }
+    if (op == '-' && a->kind == OPND_REG && !a->flags && !a->comp && !a->value) {  /* vmad's -%r2.b1 */
+        *o = *a;
+        o->flags |= OPNDF_MINUS;
+        return true;
+    }
     if (op == '-' && (a->kind == OPND_INT || a->kind == OPND_FLOAT) && a->text && a->text[0] != '-') {
         *o = *a;
         if (a->kind == OPND_INT) o->value = (int64_t)(0 - (uint64_t)a->value); /* wraps like PTX */

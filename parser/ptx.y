@@ -3,7 +3,8 @@
  * Deliberately generic: statements are recognised by their first token and
  * their text is kept; declarations, directives and function headers are
  * collected as token runs that parser/build.c interprets.  Instructions are
- * parsed into guard, opcode text and a structured operand list.  An
+ * parsed into guard, opcode text (modifiers written apart joined to it) and
+ * a structured operand list.  An
  * instruction whose opcode is unknown and whose operands do not fit the
  * operand grammar is kept verbatim (error recovery to the next ';'); for a
  * known opcode that is a syntax error. */
@@ -120,6 +121,8 @@ htok
     | K_ENTRY                           { tok_push(ctx, TOKK_DOTWORD, $1); }
     | K_FUNC                            { tok_push(ctx, TOKK_DOTWORD, $1); }
     | T_PERF                            { tok_push(ctx, TOKK_PERF, $1); }
+    | K_DIRECTIVE                       { tok_push(ctx, TOKK_DOTWORD, $1); }
+      toks ';'                          { tok_punct(ctx, &@4); }  /* .pragma "nounroll"; before the body */
     | common_tok
     ;
 
@@ -199,6 +202,7 @@ ihead
     | '@' '!' T_REG T_OPCODE            { OK(instr_head(ctx, &$3, true, $4, &@3)); }
     | '@' T_IDENT T_OPCODE              { OK(instr_head(ctx, &$2, false, $3, &@2)); }
     | '@' '!' T_IDENT T_OPCODE          { OK(instr_head(ctx, &$3, true, $4, &@3)); }
+    | ihead T_DOTWORD                   { OK(instr_modifier(ctx, $2, &@2)); }  /* "add .u32", "st.global\n .u32" */
     ;
 operands
     : %empty
