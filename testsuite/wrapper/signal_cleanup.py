@@ -143,7 +143,13 @@ def main():
     else:
         print("FAIL: status %d, not death by SIG%s" % (p.returncode, signal.Signals(sig).name[3:]))
         failed = True
+    # a descendant the program killed on its way out may still be on its
+    # way to the zombie state on a loaded machine: give it 2 s
+    end = time.monotonic() + 2.0
     left = [k for k in kids if alive(k)]
+    while left and time.monotonic() < end:
+        time.sleep(0.02)
+        left = [k for k in kids if alive(k)]
     if left:
         print("FAIL: still running: %s" % left)
         for k in left:
