@@ -4,7 +4,7 @@
 
 #include "opt/pass.h"
 #include "opt/regtune.h"
-#include "opt/shuffle.h"
+#include "opt/shuffle/shuffle.h"
 
 static const PassInfo *const passes[] = {
     &pass_regtune,

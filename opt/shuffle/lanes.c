@@ -1,4 +1,4 @@
-/* shuffle_lanes.c — what lane l and lane l+N of one warp have in common,
+/* lanes.c — what lane l and lane l+N of one warp have in common,
  * as far as the shuffle pass's proof relies on it (issue 10).
  *
  * The proof abstracts every maximal subterm of S's address that is not a
@@ -26,7 +26,7 @@
  * unbounded. */
 #include <string.h>
 
-#include "opt/shuffle_impl.h"
+#include "opt/shuffle/internal.h"
 
 bool shfl_mentions_lane(const LaneFacts *lf, const Term *t)
 {

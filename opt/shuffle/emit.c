@@ -1,4 +1,4 @@
-/* shuffle_emit.c — the code template (research/seed-003-shuffle.md §3.10,
+/* emit.c — the code template (research/seed-003-shuffle.md §3.10,
  * with the hazards of §6.2 fixed and the per-site overhead of issue 12 cut).
  *
  * The shuffle's own validity predicate decides which lanes have a source
@@ -52,7 +52,7 @@
  * N = 0: mov.b32 %fD, %pw (the load is removed).  No branch is ever added;
  * the shuffle runs in every lane of %m (nothing but straight-line code lies
  * between the region's activemask and its shuffles). */
-#include "opt/shuffle_impl.h"
+#include "opt/shuffle/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
