@@ -14,7 +14,7 @@ DRIVER_COMMON_SOURCES = driver/fileio.c driver/fileio.h driver/optimize.c driver
 ## The drop-in ptxas (see man/ptxopt-ptxas.1).
 bin_PROGRAMS += ptxopt-ptxas
 ptxopt_ptxas_SOURCES = driver/ptxopt-ptxas.c driver/ptxas_args.c driver/ptxas_args.h \
-	driver/ptxas_options.def driver/ptxas_find.c driver/ptxas_find.h driver/spawn.c driver/spawn.h \
+	driver/ptxas_options.def driver/ptxas_find.c driver/ptxas_find.h \
 	driver/wrapper_config.c driver/wrapper_config.h $(DRIVER_COMMON_SOURCES)
 ptxopt_ptxas_LDADD = $(PTXOPT_LIBS)
 
