@@ -2,6 +2,7 @@
 bin_PROGRAMS += ptxopt
 ptxopt_SOURCES = driver/ptxopt.c driver/options.c driver/options.h \
 	driver/batch.c driver/batch.h driver/batch_inputs.c driver/batch_inputs.h \
+	driver/sass_report.c driver/sass_report.h \
 	$(DRIVER_COMMON_SOURCES)
 ptxopt_LDADD = $(PTXOPT_LIBS)
 

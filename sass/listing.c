@@ -8,7 +8,7 @@
  * The opcode is the first word after the guard predicate; its base (up to
  * the first '.') selects the class, and memory instructions also keep the
  * whole mnemonic so cache and scope suffixes (.EF, .LU, .STRONG.GPU,
- * .CONSTANT) show. */
+ * .CONSTANT) show, with an '@' in front when a predicate guards them. */
 #include "sass/sass.h"
 
 #include <ctype.h>
@@ -60,7 +60,10 @@ static bool is_memory(SassClass c)
     return c <= SASS_ATOM && c != SASS_LDC;
 }
 
-static void count_instr(SassKernel *k, const char *op, size_t len)
+/* guarded: under a predicate other than PT; a guarded memory instruction
+ * is kept as "@OP" (the shuffle pass leaves its loads in place, guarded
+ * for the lanes whose partner is outside the warp). */
+static void count_instr(SassKernel *k, const char *op, size_t len, bool guarded)
 {
     size_t base = 0;
     while (base < len && op[base] != '.') base++;
@@ -71,6 +74,7 @@ static void count_instr(SassKernel *k, const char *op, size_t len)
     if (!is_memory(c)) return;
     char buf[128];
     size_t n = 0;
+    if (guarded) buf[n++] = '@';
     for (size_t i = 0; i < base && n + 1 < sizeof buf; i++) buf[n++] = op[i];
     for (size_t i = base; i < len;) {
         size_t j = i + 1;
@@ -126,14 +130,17 @@ static void parse_line(SassModule *m, SassKernel **cur, const char *l, size_t le
     if (!c) return;
     p = c + 2;
     while (p < end && isspace((unsigned char)*p)) p++;
+    bool guarded = false;
     if (p < end && *p == '@') {
+        const char *g = p;
         while (p < end && !isspace((unsigned char)*p)) p++;
+        guarded = !((p - g == 3 && memcmp(g, "@PT", 3) == 0) || (p - g == 4 && memcmp(g, "@UPT", 4) == 0));
         while (p < end && isspace((unsigned char)*p)) p++;
     }
     const char *op = p;
     while (p < end && (isalnum((unsigned char)*p) || *p == '.' || *p == '_')) p++;
     if (p == op || !isupper((unsigned char)*op)) return;   /* data (.byte, .word) or a label */
-    count_instr(*cur, op, (size_t)(p - op));
+    count_instr(*cur, op, (size_t)(p - op), guarded);
 }
 
 void sass_parse_listing(const char *text, size_t len, SassModule *m)

@@ -29,8 +29,9 @@ typedef enum SassClass {
     SASS_NCLASSES
 } SassClass;
 
-/* An opcode with its modifiers (e.g. "LDG.E.EF.CONSTANT", widths and
- * integer types dropped) and how often it occurs. */
+/* An opcode with its modifiers (e.g. "LDG.EF.CONSTANT": .E, widths and
+ * integer types dropped; "@LDG.EF.CONSTANT" when a predicate guards it)
+ * and how often it occurs. */
 typedef struct SassOpCount {
     char *op;
     int n;

@@ -31,7 +31,7 @@ static const char LISTING[] =
     "        /*0030*/                   UIADD3 UR4, UR4, -0x1, URZ ;\n"
     ".L_x_2:\n"
     "        /*0040*/               @!P0 LDG.E.EF.CONSTANT R13, [R2.64+0x8] ;\n"
-    "        /*0050*/                   LDG.E.128.CONSTANT R12, [R2.64] ;\n"
+    "        /*0050*/               @PT LDG.E.128.CONSTANT R12, [R2.64] ;\n"
     "        /*0060*/                   STG.E.STRONG.GPU [R2.64], R5 ;\n"
     "        /*0070*/                   SHFL.DOWN PT, R3, R2, 0x1, 0x1f ;\n"
     "        /*0080*/                   MUFU.RSQ R3, R3 ;\n"
@@ -95,7 +95,7 @@ static void test_readers(void)
     CHECK(k->count[SASS_STL] == 1 && k->count[SASS_LDL] == 1, "local traffic");
     CHECK(k->count[SASS_OTHER] == 1 && k->nother == 1 && strcmp(k->other[0].op, "FROBNICATE") == 0, "other");
     CHECK(k->count[SASS_NOP] == 1 && k->total == 21, "total %d (NOP not counted)", k->total);
-    CHECK(mem(k, "LDG.EF.CONSTANT") == 1 && mem(k, "LDG.CONSTANT") == 1, "ldg suffixes kept, widths dropped");
+    CHECK(mem(k, "@LDG.EF.CONSTANT") == 1 && mem(k, "LDG.CONSTANT") == 1, "ldg suffixes kept, widths dropped, guard marked");
     CHECK(mem(k, "STG.STRONG.GPU") == 1 && mem(k, "ATOMG.ADD.STRONG.GPU") == 1, "scopes kept");
     CHECK(f->count[SASS_INT] == 1 && f->count[SASS_BRA] == 1 && f->total == 2, "f");
 
@@ -122,7 +122,7 @@ static void test_readers(void)
     sass_print_compare(out, "x.ptx: sass", &m, &m);
     fclose(out);
     CHECK(strstr(text, "x.ptx: sass kernel k: total=21->21 ldg=2->2 stg=1->1 ") != NULL, "line: %s", text);
-    CHECK(strstr(text, "| LDG.EF.CONSTANT=1->1") != NULL, "memory suffixes in the line: %s", text);
+    CHECK(strstr(text, "| @LDG.EF.CONSTANT=1->1") != NULL, "memory suffixes in the line: %s", text);
     CHECK(strstr(text, "x.ptx: sass: sm_80, 1 kernel, 1 function: total=23->23") != NULL, "summary: %s", text);
     free(text);
     sass_module_free(&m);
