@@ -129,6 +129,38 @@ static void first_error(const char *path, const char *tool, int status, char *er
     free(log);
 }
 
+/* nvdisasm -c CUBIN into the scratch directory, read into m. */
+static bool disassemble(const SassTools *t, const Scratch *s, const char *cubin, SassModule *m, char *err, size_t errsz)
+{
+    char *dargv[] = { t->nvdisasm, "-c", (char *)cubin, NULL };
+    int st = spawn_wait(t->nvdisasm, dargv, "/dev/null", s->sass, s->derr, err, errsz);
+    if (st < 0) return false;
+    if (st != 0) {
+        first_error(s->derr, "nvdisasm", st, err, errsz);
+        return false;
+    }
+    size_t n;
+    char *text = slurp(s->sass, &n);
+    if (!text) {
+        snprintf(err, errsz, "cannot read nvdisasm's listing: %s", strerror(errno));
+        return false;
+    }
+    sass_parse_listing(text, n, m);
+    free(text);
+    return true;
+}
+
+bool sass_read_cubin(const SassTools *t, const char *cubin, SassModule *m, char *err, size_t errsz)
+{
+    memset(m, 0, sizeof *m);
+    Scratch s;
+    if (!scratch_make(&s, err, errsz)) return false;
+    bool ok = disassemble(t, &s, cubin, m, err, errsz);
+    scratch_remove(&s);
+    if (!ok) sass_module_free(m);
+    return ok;
+}
+
 bool sass_compile(const SassTools *t, const char *ptx, size_t len, const char *arch, SassModule *m, char *err,
                   size_t errsz)
 {
@@ -157,22 +189,9 @@ bool sass_compile(const SassTools *t, const char *ptx, size_t len, const char *a
         first_error(s.log, "ptxas", st, err, errsz);
         goto done;
     }
-    char *dargv[] = { t->nvdisasm, "-c", s.cubin, NULL };
-    st = spawn_wait(t->nvdisasm, dargv, "/dev/null", s.sass, s.derr, err, errsz);
-    if (st < 0) goto done;
-    if (st != 0) {
-        first_error(s.derr, "nvdisasm", st, err, errsz);
-        goto done;
-    }
-    size_t n;
-    char *text = slurp(s.sass, &n);
-    if (!text) {
-        snprintf(err, errsz, "cannot read nvdisasm's listing: %s", strerror(errno));
-        goto done;
-    }
+    if (!disassemble(t, &s, s.cubin, m, err, errsz)) goto done;
     snprintf(m->arch, sizeof m->arch, "%s", arch);
-    sass_parse_listing(text, n, m);
-    free(text);
+    size_t n;
     char *log = slurp(s.log, &n);
     if (log) sass_parse_ptxas_log(log, m);
     free(log);

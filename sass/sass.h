@@ -76,6 +76,10 @@ bool sass_ptx_target(const char *ptx, size_t len, char *arch, size_t n);
 bool sass_compile(const SassTools *t, const char *ptx, size_t len, const char *arch, SassModule *m, char *err,
                   size_t errsz);
 
+/* Disassembles a cubin someone else assembled (no ptxas -v figures but the
+ * listing's registers; m->arch from the listing).  False after saying why. */
+bool sass_read_cubin(const SassTools *t, const char *cubin, SassModule *m, char *err, size_t errsz);
+
 /* The readers, exposed for tests: they add to m and never fail. */
 void sass_parse_listing(const char *text, size_t len, SassModule *m);
 void sass_parse_ptxas_log(const char *text, SassModule *m);
