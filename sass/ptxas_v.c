@@ -7,9 +7,11 @@
  *   ptxas info    : Used R registers, used B barriers[, M bytes smem], ...
  * and a "Function properties" paragraph for every non-inlined .func (no
  * "Used" line).  The stack line belongs to the function named just before
- * it, the "Used" line to the entry being compiled.  Functions the listing
- * did not show are added (a module whose listing failed still has its
- * registers). */
+ * it, the "Used" line to the entry being compiled.  An entry the listing
+ * did not show is added; a .func is not: in a whole-program cubin ptxas
+ * places a copy of each callee inside its caller's section
+ * ($CALLER$CALLEE), so its code is counted in the kernel's line and a line
+ * of its own would read "total=0". */
 #include "sass/sass.h"
 
 #include <stdlib.h>
@@ -17,11 +19,16 @@
 
 #include "ir/fatal.h"
 
-static SassKernel *get(SassModule *m, const char *name, size_t len)
+/* The function called name; added when `add`, else NULL when unknown. */
+static SassKernel *get(SassModule *m, const char *name, size_t len, bool add)
 {
     char *s = strndup(name, len);
     if (!s) fatal_oom();
     SassKernel *k = sass_kernel(m, s);
+    if (!k && !add) {
+        free(s);
+        return NULL;
+    }
     if (!k) {
         SassKernel *v = realloc(m->k, sizeof *v * (size_t)(m->n + 1));
         if (!v) fatal_oom();
@@ -61,7 +68,7 @@ void sass_parse_ptxas_log(const char *text, SassModule *m)
             p += sizeof ce - 1;
             const char *q = memchr(p, '\'', (size_t)(e - p));
             if (q) {
-                SassKernel *k = get(m, p, (size_t)(q - p));
+                SassKernel *k = get(m, p, (size_t)(q - p), true);
                 k->entry = true;
                 entry = (int)(k - m->k);
             }
@@ -69,7 +76,8 @@ void sass_parse_ptxas_log(const char *text, SassModule *m)
             p += sizeof fp - 1;
             const char *q = p;
             while (q < e && *q != ' ' && *q != '\r') q++;
-            props = (int)(get(m, p, (size_t)(q - p)) - m->k);
+            SassKernel *k = get(m, p, (size_t)(q - p), false);
+            props = k ? (int)(k - m->k) : -1;
         } else if (memmem(l, (size_t)(e - l), "bytes stack frame", 17)) {
             if (props >= 0) {
                 SassKernel *k = &m->k[props];

@@ -7,7 +7,9 @@
  * SFU, FP32/FP64/integer arithmetic, branches, convergence, barriers,
  * atomics, ...) plus what ptxas -v says (registers, spills, stack, shared
  * memory).  An opcode the table (opcodes.def) does not know is counted as
- * "other", never an error.
+ * "other", never an error.  A non-inlined .func has no section of its own
+ * in a whole-program cubin (ptxas copies it into each caller's): its code
+ * counts in its callers' lines.
  *
  *   tools.c     finding ptxas and nvdisasm
  *   classify.c  base opcode → class

@@ -64,7 +64,9 @@ static const char PTXAS_LOG[] =
     "    24 bytes stack frame, 20 bytes spill stores, 16 bytes spill loads\n"
     "ptxas info    : Function properties for k\n"
     "    576 bytes stack frame, 1264 bytes spill stores, 1324 bytes spill loads\n"
-    "ptxas info    : Used 40 registers, used 1 barriers, 4224 bytes smem, 372 bytes cmem[0]\n";
+    "ptxas info    : Used 40 registers, used 1 barriers, 4224 bytes smem, 372 bytes cmem[0]\n"
+    "ptxas info    : Function properties for inlined_into_k\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
 
 static int mem(const SassKernel *k, const char *op)
 {
@@ -100,7 +102,7 @@ static void test_readers(void)
     CHECK(f->count[SASS_INT] == 1 && f->count[SASS_BRA] == 1 && f->total == 2, "f");
 
     sass_parse_ptxas_log(PTXAS_LOG, &m);
-    CHECK(m.n == 2, "ptxas -v adds no function");
+    CHECK(m.n == 2, "ptxas -v adds no .func the listing lacks (%d)", m.n);
     k = sass_kernel(&m, "k"), f = sass_kernel(&m, "f");
     CHECK(k->regs == 40 && k->smem == 4224 && k->stack == 576, "k regs %d smem %ld stack %ld", k->regs, k->smem, k->stack);
     CHECK(k->spill_stores == 1264 && k->spill_loads == 1324, "k spills");
@@ -109,6 +111,10 @@ static void test_readers(void)
     CHECK(sass_classify("UMOV", 4) == SASS_MOV && sass_classify("ULDC", 4) == SASS_LDC, "uniform twins");
     CHECK(sass_classify("U", 1) == SASS_OTHER && sass_classify("", 0) == SASS_OTHER, "degenerate opcodes");
     CHECK(strcmp(sass_class_name(SASS_SHFL), "shfl") == 0, "class names");
+    SassModule e = { 0 };
+    sass_parse_ptxas_log(PTXAS_LOG, &e);
+    CHECK(e.n == 1 && e.k[0].entry && e.k[0].regs == 40, "an entry without a listing is added");
+    sass_module_free(&e);
 
     char arch[16];
     const char ptx[] = "// .target sm_10\n.version 8.0\n  .target sm_90a, debug\n";
