@@ -1,11 +1,13 @@
 /* batch.c — see batch.h. */
 #include "driver/batch.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "driver/batch_inputs.h"
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/optimize.h"
 #include "driver/progress.h"
@@ -56,12 +58,19 @@ static int batch_work(void *arg, FILE *out)
     if (job->o->remarks) remarks_print(&r.remarks, stderr, in->path);
     bool written = false;
     if (rc == EXIT_OK && (!job->o->in_place || r.changed)) {
+        /* a signal (sent on by the parent, driver/cleanup.h) waits until the
+         * output is renamed into place: no OUTPUT.ptxopt-XXXXXX is left */
+        sigset_t fatal, old;
+        sigemptyset(&fatal);
+        sigaddset(&fatal, SIGHUP), sigaddset(&fatal, SIGINT), sigaddset(&fatal, SIGQUIT), sigaddset(&fatal, SIGTERM);
+        sigprocmask(SIG_BLOCK, &fatal, &old);
         if (!make_parent_dirs(in->output) || !write_file_atomic(in->output, r.out.p ? r.out.p : "", r.out.len)) {
             r.status = rc = EXIT_BAD_INPUT;
             snprintf(r.error, sizeof r.error, "cannot write %s", in->output);
         } else {
             written = true;
         }
+        sigprocmask(SIG_SETMASK, &old, NULL);
     }
     if (rc == EXIT_OK && job->tools) {
         SassReport sr;
@@ -153,6 +162,7 @@ static bool sass_lines(const Options *o, const BatchResult *r, int n)
 int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
 {
     BatchInputs inputs;
+    cleanup_install();   /* a signal that ends the batch ends its workers too */
     for (int i = 0; i < o->ninputs; i++) {
         if (strcmp(o->inputs[i], "-") == 0) {
             fprintf(stderr, "ptxopt: standard input cannot be used in batch mode\n");

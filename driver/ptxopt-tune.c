@@ -12,7 +12,6 @@
  *
  * Exit status: 0 done, 1 bad input (or nothing could be measured),
  * 2 usage error, 3 internal error. */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/tune_driver.h"
 #include "ir/fatal.h"
@@ -394,7 +394,8 @@ static bool setup_workdir(Tuner *t)
     }
     const char *tmp = getenv("TMPDIR");
     t->workdir = xasprintf("%s/ptxopt-tune.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(t->workdir)) {
+    /* a signal that ends us removes it too, unless it is to be kept */
+    if (!(t->cfg->keep ? mkdtemp(t->workdir) : cleanup_mkdtemp(t->workdir))) {
         fprintf(stderr, "ptxopt-tune: cannot create a temporary directory: %s\n", strerror(errno));
         return false;
     }
@@ -402,21 +403,10 @@ static bool setup_workdir(Tuner *t)
     return true;
 }
 
-/* The temporary directory holds only plain files this program made. */
+/* The temporary directory, and whatever is in it. */
 static void remove_workdir(Tuner *t)
 {
-    DIR *d = opendir(t->workdir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                char *p = xasprintf("%s/%s", t->workdir, e->d_name);
-                unlink(p);
-                free(p);
-            }
-        closedir(d);
-    }
-    rmdir(t->workdir);
+    cleanup_remove_dir(t->workdir);
 }
 
 static bool resolve_arch(Tuner *t, Module *m)
@@ -500,6 +490,9 @@ int main(int argc, char **argv)
     }
     bool ok = resolve_arch(&t, m) && collect_kernels(&t, m);
     ir_module_free(m);
+    /* a signal now ends the measuring commands (whole process groups) and
+     * removes the temporary directory with us (driver/cleanup.h) */
+    cleanup_install();
     if (!ok || !setup_workdir(&t)) {
         free(ptxas);
         if (t.sass) sass_tools_free(t.sass);

@@ -1,8 +1,9 @@
 /* tune_exec.c — run ptxas or the user's measuring command, output captured
  * to files, with an optional timeout (see tune.h).
  *
- * The child gets its own process group so that a timeout can end a shell
- * command together with everything it started. */
+ * The child gets its own process group so that a timeout, or a signal that
+ * ends the tuner (driver/cleanup.h), can end a shell command together with
+ * everything it started. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver/cleanup.h"
 #include "driver/tune.h"
 
 static bool redirect(const char *path, int fd)
@@ -46,7 +48,7 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
     }
     fflush(stdout);
     fflush(stderr);
-    pid_t pid = fork();
+    pid_t pid = cleanup_fork(true);
     if (pid < 0) {
         snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(errno));
         close(report[0]);
@@ -55,7 +57,6 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
     }
     if (pid == 0) {
         close(report[0]);
-        setpgid(0, 0);
         signal(SIGPIPE, SIG_DFL);
         int e = 0;
         int devnull = open("/dev/null", O_RDONLY);
@@ -76,6 +77,7 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
     close(report[0]);
     if (got == (ssize_t)sizeof e) {
         waitpid(pid, NULL, 0);
+        cleanup_forget(pid);
         snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(e));
         return r;
     }
@@ -94,6 +96,7 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
         }
         if (w == 0) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
     }
+    cleanup_forget(pid);
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
     return r;
 }
