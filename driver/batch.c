@@ -49,6 +49,7 @@ static int batch_work(void *arg, FILE *out)
     free(dtext);
     char *orig = NULL;
     if (job->tools) {
+        cleanup_install();   /* in this worker: a signal ends its ptxas/nvdisasm and removes their directory */
         if (!(orig = malloc(len + 1))) fatal_oom();
         memcpy(orig, buf, len);
     }

@@ -9,6 +9,7 @@
 #include "codegen/outfile.h"
 #include "codegen/print.h"
 #include "driver/batch.h"
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/options.h"
 #include "driver/sass_report.h"
@@ -143,6 +144,7 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         sk = &sink;
+        cleanup_install();   /* a signal takes ptxas/nvdisasm and the scratch directory with it */
     }
     if (o.batch) {
         int r = batch_main(&o, &pl, sk ? &sink.tools : NULL);

@@ -1,8 +1,10 @@
 /* compile.c — PTX → ptxas -v → cubin → nvdisasm -c → SassModule.
  *
- * Everything happens in a private temporary directory (mkdtemp under
- * $TMPDIR or /tmp) that is removed whatever happens; children are started
- * with driver/spawn.c (no shell, so no quoting of paths). */
+ * Everything happens in a private temporary directory (under $TMPDIR or
+ * /tmp) that is removed whatever happens; children are started with
+ * driver/spawn.c (no shell, so no quoting of paths).  Both go through
+ * driver/cleanup.h: a program that called cleanup_install() and is ended
+ * by a signal takes ptxas or nvdisasm with it and removes the directory. */
 #include "sass/sass.h"
 
 #include <ctype.h>
@@ -13,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/cleanup.h"
 #include "driver/spawn.h"
 #include "ir/fatal.h"
 
@@ -48,7 +51,7 @@ static bool scratch_make(Scratch *s, char *err, size_t errsz)
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp) tmp = "/tmp";
     snprintf(s->dir, sizeof s->dir, "%s/ptxopt-sass.XXXXXX", tmp);
-    if (!mkdtemp(s->dir)) {
+    if (!cleanup_mkdtemp(s->dir)) {
         snprintf(err, errsz, "cannot create a temporary directory in %s: %s", tmp, strerror(errno));
         return false;
     }
@@ -63,9 +66,7 @@ static bool scratch_make(Scratch *s, char *err, size_t errsz)
 
 static void scratch_remove(Scratch *s)
 {
-    const char *files[] = { s->ptx, s->cubin, s->log, s->out, s->sass, s->derr };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(files[i]);
-    rmdir(s->dir);
+    cleanup_remove_dir(s->dir);
 }
 
 static bool write_all(const char *path, const char *data, size_t len)
