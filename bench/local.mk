@@ -1,7 +1,7 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
-	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh
-BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove
+	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -18,4 +18,8 @@ bench-sectors: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
 	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir)
 bench-prove: ptxopt$(EXEEXT)
 	@sh $(srcdir)/bench/shuffle/provetime.sh $(abs_top_builddir)/ptxopt$(EXEEXT)
+# machine code (SASS via ptxas + nvdisasm) before/after each pass on the
+# KernelGen ports: global loads, shuffles, instructions, registers (issue 11)
+bench-sass: ptxopt$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)

@@ -13,6 +13,7 @@
 #include "driver/progress.h"
 #include "driver/record.h"
 #include "driver/report.h"
+#include "driver/sass_report.h"
 #include "driver/worker.h"
 #include "ir/fatal.h"
 #include "parser/parse.h"
@@ -21,6 +22,7 @@ typedef struct BatchJob {
     const Options *o;
     const OptimizeConfig *cfg;
     const BatchInput *in;
+    const SassTools *tools;     /* --sass-report, or NULL */
 } BatchJob;
 
 /* In the worker: optimize one file, write its output, report a record. */
@@ -45,6 +47,12 @@ static int batch_work(void *arg, FILE *out)
         return EXIT_BAD_INPUT;
     }
     free(dtext);
+    char *orig = NULL;
+    if (job->tools) {
+        cleanup_install();   /* in this worker: a signal ends its ptxas/nvdisasm and removes their directory */
+        if (!(orig = malloc(len + 1))) fatal_oom();
+        memcpy(orig, buf, len);
+    }
     OptimizeResult r;
     /* full diagnostics are shown with --remarks; the failure list has their first line */
     int rc = optimize_text(in->path, buf, len, job->cfg, job->o->remarks ? stderr : NULL, &r);
@@ -65,6 +73,13 @@ static int batch_work(void *arg, FILE *out)
         }
         sigprocmask(SIG_SETMASK, &old, NULL);
     }
+    if (rc == EXIT_OK && job->tools) {
+        SassReport sr;
+        sass_report_file(job->tools, in->path, orig, len, r.out.p ? r.out.p : "", r.out.len, job->o->target, &sr);
+        record_write_sass(out, sr.status, sr.text, sr.json);
+        sass_report_free(&sr);
+    }
+    free(orig);
     record_write(out, &r, written);
     optimize_result_free(&r);
     return rc;
@@ -124,7 +139,28 @@ static void collect(BatchResult *res, const BatchInput *in, const Worker *w, dou
     if (!res->error) fatal_oom();
 }
 
-int batch_main(const Options *o, const Pipeline *pl)
+/* --sass-report's lines, in input order: to its FILE (atomically) or to
+ * standard error; the failures always to standard error too. */
+static bool sass_lines(const Options *o, const BatchResult *r, int n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = o->sass_file ? open_memstream(&text, &len) : stderr;
+    if (!f) fatal_oom();
+    for (int i = 0; i < n; i++) {
+        const char *t = r[i].rec.sass_text;
+        if (!t) continue;
+        if (r[i].rec.sass_status) fputs(t, stderr);
+        if (!r[i].rec.sass_status || f != stderr) fputs(t, f);
+    }
+    if (!o->sass_file) return true;
+    fclose(f);
+    bool ok = write_file_atomic(o->sass_file, text ? text : "", len);
+    free(text);
+    return ok;
+}
+
+int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
 {
     BatchInputs inputs;
     cleanup_install();   /* a signal that ends the batch ends its workers too */
@@ -162,7 +198,7 @@ int batch_main(const Options *o, const Pipeline *pl)
     while (next < inputs.n || running) {
         for (int s = 0; s < jobs && next < inputs.n; s++) {
             if (slots[s].running) continue;
-            jobv[next] = (BatchJob){ .o = o, .cfg = &cfg, .in = &inputs.v[next] };
+            jobv[next] = (BatchJob){ .o = o, .cfg = &cfg, .in = &inputs.v[next], .tools = tools };
             if (!worker_start(&slots[s], batch_work, &jobv[next], o->timeout)) {
                 /* cannot fork: this file fails, the others may still get a worker */
                 results[next] = (BatchResult){ .input = inputs.v[next].path, .state = "failed",
@@ -199,6 +235,11 @@ int batch_main(const Options *o, const Pipeline *pl)
             if (results[i].exit_status > worst) worst = results[i].exit_status;
         } else if (strcmp(st, "changed") == 0) sum.changed++;
         else sum.unchanged++;
+    }
+    if (tools && !sass_lines(o, results, inputs.n) && worst < EXIT_BAD_INPUT) worst = EXIT_BAD_INPUT;
+    for (int i = 0; tools && i < inputs.n; i++) {
+        int sst = results[i].rec.sass_status, e = sst == 1 ? EXIT_BAD_INPUT : sst ? EXIT_INTERNAL : EXIT_OK;
+        if (e > worst) worst = e;
     }
     fflush(stderr);
     report_table(stdout, results, inputs.n, &sum);

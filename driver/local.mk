@@ -2,6 +2,7 @@
 bin_PROGRAMS += ptxopt
 ptxopt_SOURCES = driver/ptxopt.c driver/options.c driver/options.h \
 	driver/batch.c driver/batch.h driver/batch_inputs.c driver/batch_inputs.h \
+	driver/sass_report.c driver/sass_report.h \
 	$(DRIVER_COMMON_SOURCES)
 ptxopt_LDADD = $(PTXOPT_LIBS)
 
@@ -18,7 +19,7 @@ testsuite_unit_test_cleanup_SOURCES = testsuite/unit/test_cleanup.c driver/clean
 ## The drop-in ptxas (see man/ptxopt-ptxas.1).
 bin_PROGRAMS += ptxopt-ptxas
 ptxopt_ptxas_SOURCES = driver/ptxopt-ptxas.c driver/ptxas_args.c driver/ptxas_args.h \
-	driver/ptxas_options.def driver/ptxas_find.c driver/ptxas_find.h driver/spawn.c driver/spawn.h \
+	driver/ptxas_options.def driver/ptxas_find.c driver/ptxas_find.h \
 	driver/wrapper_config.c driver/wrapper_config.h $(DRIVER_COMMON_SOURCES)
 ptxopt_ptxas_LDADD = $(PTXOPT_LIBS)
 

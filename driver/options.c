@@ -29,6 +29,15 @@ void options_usage(FILE *out)
 "                          to standard error\n"
 "      --remarks           print what each pass did and why not (to stderr)\n"
 "      --report=FILE       write the remarks as JSON to FILE\n"
+"      --sass-report[=FILE]\n"
+"                          assemble the input and the result (ptxas, for\n"
+"                          --target or the module's .target), disassemble\n"
+"                          them (nvdisasm) and print per kernel one line of\n"
+"                          SASS instruction classes, registers and spills,\n"
+"                          before->after, then a summary line per file; to\n"
+"                          FILE (written atomically) or standard error; with\n"
+"                          --report also in the JSON.  Slow: ptxas runs twice\n"
+"                          per file.  Batch mode too (opt-in)\n"
 "\n"
 "Analyses (for people debugging a pass; after the passes, instead of PTX):\n"
 "      --dump=WHAT         print an analysis: cfg, dom, postdom, loops, ssa,\n"
@@ -65,7 +74,7 @@ void options_usage(FILE *out)
 int options_parse(int argc, char **argv, Options *o)
 {
     enum { OPT_TARGET = 256, OPT_CANONICAL, OPT_STATS, OPT_REMARKS, OPT_REPORT, OPT_OUTPUT_DIR,
-           OPT_IN_PLACE, OPT_TIMEOUT, OPT_DUMP, OPT_KERNEL, OPT_DUMP_FORMAT, OPT_VERIFY_IR };
+           OPT_IN_PLACE, OPT_TIMEOUT, OPT_DUMP, OPT_KERNEL, OPT_DUMP_FORMAT, OPT_VERIFY_IR, OPT_SASS_REPORT };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "passes", required_argument, NULL, 'p' },
@@ -74,6 +83,7 @@ int options_parse(int argc, char **argv, Options *o)
         { "stats", no_argument, NULL, OPT_STATS },
         { "remarks", no_argument, NULL, OPT_REMARKS },
         { "report", required_argument, NULL, OPT_REPORT },
+        { "sass-report", optional_argument, NULL, OPT_SASS_REPORT },
         { "output-dir", required_argument, NULL, OPT_OUTPUT_DIR },
         { "in-place", no_argument, NULL, OPT_IN_PLACE },
         { "jobs", required_argument, NULL, 'j' },
@@ -109,6 +119,10 @@ int options_parse(int argc, char **argv, Options *o)
         case OPT_STATS: o->stats = true; break;
         case OPT_REMARKS: o->remarks = true; break;
         case OPT_REPORT: o->report = optarg; break;
+        case OPT_SASS_REPORT:
+            o->sass = true;
+            o->sass_file = optarg && *optarg ? optarg : NULL;
+            break;
         case OPT_OUTPUT_DIR: o->output_dir = optarg; break;
         case OPT_IN_PLACE: o->in_place = true; break;
         case OPT_DUMP: o->dump = optarg; break;
@@ -177,6 +191,10 @@ int options_parse(int argc, char **argv, Options *o)
     }
     if (o->batch && (o->dump || o->verify_ir)) {
         fprintf(stderr, "ptxopt: %s cannot be combined with batch mode\n", o->dump ? "--dump" : "--verify-ir");
+        return EXIT_USAGE;
+    }
+    if (o->sass && (o->dump || o->verify_ir)) {
+        fprintf(stderr, "ptxopt: --sass-report cannot be combined with %s\n", o->dump ? "--dump" : "--verify-ir");
         return EXIT_USAGE;
     }
     if ((o->kernel || o->dump_format) && !o->dump) {

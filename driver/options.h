@@ -14,6 +14,8 @@ typedef struct Options {
     bool stats;
     bool remarks;           /* --remarks: print pass remarks to stderr */
     const char *report;     /* --report=FILE.json */
+    bool sass;              /* --sass-report[=FILE]: SASS classes before -> after */
+    const char *sass_file;  /* its FILE; NULL: standard error */
     /* batch mode: --output-dir or --in-place */
     const char *dump;       /* --dump=cfg|dom|... (analysis dumps instead of PTX) */
     const char *kernel;     /* --kernel=NAME: restrict dumps */

@@ -146,9 +146,44 @@ static void build_variant(Tuner *t, Variant *v, const Variant *first)
     free(log);
 }
 
+/* --sass: the kernel's SASS classes in every built variant's cubin (a
+ * duplicate has its original's code).  A cubin nvdisasm cannot read leaves
+ * that variant without (and the model on its PTX mix), with a note. */
+static void read_sass(Tuner *t, TuneKernel *k)
+{
+    for (int i = 0; i < k->nvariants; i++) {
+        Variant *v = &t->run.variants[k->first_variant + i];
+        if (v->status == V_DUPLICATE) {
+            for (int j = 0; j < i; j++) {
+                const Variant *o = &t->run.variants[k->first_variant + j];
+                if (o->id != v->duplicate_of) continue;
+                v->has_sass = o->has_sass;
+                memcpy(v->sass, o->sass, sizeof v->sass);
+                v->sass_total = o->sass_total;
+            }
+            continue;
+        }
+        if (v->status != V_OK || !v->cubin_path) continue;
+        SassModule m;
+        char err[1024];
+        if (!sass_read_cubin(t->sass, v->cubin_path, &m, err, sizeof err)) {
+            tune_progress(t, "v%d: no SASS: %s", v->id, err);
+            continue;
+        }
+        const SassKernel *sk = sass_kernel(&m, k->name);
+        if (sk) {
+            v->has_sass = true;
+            memcpy(v->sass, sk->count, sizeof v->sass);
+            v->sass_total = sk->total;
+        }
+        sass_module_free(&m);
+    }
+}
+
 /* Fills the model's view of every built variant of k and ranks them. */
 static void rank_kernel(Tuner *t, TuneKernel *k)
 {
+    if (t->sass) read_sass(t, k);
     const CostArch *ca = cost_arch_find(t->arch_name);
     int n = k->nvariants;
     CostCandidate *cc = calloc((size_t)n, sizeof *cc);
@@ -167,8 +202,12 @@ static void rank_kernel(Tuner *t, TuneKernel *k)
         CostCandidate *c = &cc[m];
         c->label = v->pipeline;
         c->launch = in;
-        memcpy(c->mix, k->mix, sizeof c->mix);
-        cost_add_spills(c->mix, v->st.spill_stores, v->st.spill_loads, 1.0);
+        if (v->has_sass) {
+            tune_sass_mix(v->sass, c->mix);   /* the spill traffic is in it: STL, LDL */
+        } else {
+            memcpy(c->mix, k->mix, sizeof c->mix);
+            cost_add_spills(c->mix, v->st.spill_stores, v->st.spill_loads, 1.0);
+        }
         idx[m++] = k->first_variant + i;
     }
     if (ca && m) {
@@ -431,9 +470,21 @@ int main(int argc, char **argv)
         return ST_BAD_INPUT;
     }
     cfg.ptxas = ptxas;
+    SassTools sass_tools;
+    if (cfg.sass) {
+        char err[1024];
+        if (!sass_tools_find(&sass_tools, err, sizeof err)) {
+            fprintf(stderr, "ptxopt-tune: --sass: %s\n", err);
+            free(ptxas);
+            tune_config_free(&cfg);
+            return ST_USAGE;
+        }
+        t.sass = &sass_tools;
+    }
     Module *m = parse_file(cfg.input, stderr);
     if (!m) {
         free(ptxas);
+        if (t.sass) sass_tools_free(t.sass);
         tune_config_free(&cfg);
         return ST_BAD_INPUT;
     }
@@ -444,6 +495,7 @@ int main(int argc, char **argv)
     cleanup_install();
     if (!ok || !setup_workdir(&t)) {
         free(ptxas);
+        if (t.sass) sass_tools_free(t.sass);
         free_run(&t);
         tune_config_free(&cfg);
         return ST_BAD_INPUT;
@@ -453,6 +505,7 @@ int main(int argc, char **argv)
     t.run.output = cfg.output;
     t.run.dry_run = cfg.dry_run;
     t.run.measured = !cfg.dry_run;
+    t.run.sass = cfg.sass;
     t.run.repeat = (int)cfg.repeat;
     t.run.measure_cmd = cfg.measure;
 
@@ -520,6 +573,7 @@ out:
     else if (t.temp_workdir) tune_progress(&t, "variants are in %s", t.workdir);
     ptxas_run_free(&base), ptxas_run_free(&lo), ptxas_run_free(&hi);
     free(why), free(base_ptx), free(base_cubin), free(base_log), free(ptxas);
+    if (t.sass) sass_tools_free(t.sass);
     free_run(&t);
     tune_config_free(&cfg);
     return status;

@@ -9,10 +9,14 @@
 #include "codegen/outfile.h"
 #include "codegen/print.h"
 #include "driver/batch.h"
+#include "driver/cleanup.h"
+#include "driver/fileio.h"
 #include "driver/options.h"
+#include "driver/sass_report.h"
 #include "opt/pass.h"
 #include "opt/run.h"
 #include "ir/analysis.h"
+#include "ir/fatal.h"
 #include "parser/parse.h"
 
 static void print_stats(const char *file, const RunStats *st)
@@ -29,16 +33,47 @@ static void print_stats(const char *file, const RunStats *st)
             st->streamed ? " (streamed)" : "", ru.ru_maxrss);
 }
 
-static int process(const Options *o, const Pipeline *pl, const char *in, const char *out, Remarks *rem)
+/* --sass-report: where its lines and JSON go, for all the inputs. */
+typedef struct SassSink {
+    SassTools tools;
+    FILE *text;             /* standard error, or a memory stream for FILE */
+    char *text_buf;
+    size_t text_len;
+    FILE *json;             /* the "sass" array of --report */
+    char *json_buf;
+    size_t json_len;
+    int njson;
+} SassSink;
+
+static int sass_one(const Options *o, SassSink *sk, const char *in, const OutBuf *orig, const OutBuf *res)
+{
+    SassReport r;
+    const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+    sass_report_file(&sk->tools, name, orig->p ? orig->p : "", orig->len, res->p ? res->p : "", res->len, o->target, &r);
+    if (r.status) fputs(r.text, stderr);
+    if (!r.status || sk->text != stderr) fputs(r.text, sk->text);
+    fprintf(sk->json, "%s{\"input\":", sk->njson++ ? ",\n" : "");
+    json_string(sk->json, name);
+    fprintf(sk->json, ",\"sass\":%s}", r.json);
+    int rc = r.status == 1 ? EXIT_BAD_INPUT : r.status ? EXIT_INTERNAL : EXIT_OK;
+    sass_report_free(&r);
+    return rc;
+}
+
+static int process(const Options *o, const Pipeline *pl, const char *in, const char *out, Remarks *rem, SassSink *sk)
 {
     OutFile of;
     if (!outfile_open(&of, out)) return EXIT_BAD_INPUT;
-    OutBuf ob;
+    /* with --sass-report the result is kept in memory to be assembled */
+    OutBuf ob, orig, mem;
     out_init_fd(&ob, of.fd);
+    out_init(&orig);
+    out_init(&mem);
     RunOptions ro = { .pipeline = pl, .remarks = rem, .target = o->target, .target_sm = o->target_sm,
-                      .canonical = o->canonical };
+                      .canonical = o->canonical, .keep_input = sk ? &orig : NULL };
     RunStats st;
-    int rc = run_file(in, &ob, &ro, &st);
+    int rc = run_file(in, sk ? &mem : &ob, &ro, &st);
+    if (rc == RUN_OK && sk) out_write(&ob, mem.p ? mem.p : "", mem.len);
     if (rc == RUN_OK && !out_flush(&ob)) {
         fprintf(stderr, "ptxopt: cannot write %s: %s\n", out, strerror(ob.err));
         rc = EXIT_BAD_INPUT;
@@ -52,7 +87,11 @@ static int process(const Options *o, const Pipeline *pl, const char *in, const c
     }
     if (o->stats) print_stats(in, &st);
     if (o->remarks) remarks_print(rem, stderr, in);
-    return rc == RUN_PASS_FAILED ? EXIT_INTERNAL : rc;
+    rc = rc == RUN_PASS_FAILED ? EXIT_INTERNAL : rc;
+    if (rc == EXIT_OK && sk) rc = sass_one(o, sk, in, &orig, &mem);
+    out_free(&orig);
+    out_free(&mem);
+    return rc;
 }
 
 /* --dump / --verify-ir: the whole module after the passes, analysed. */
@@ -96,18 +135,45 @@ int main(int argc, char **argv)
         fprintf(stderr, "ptxopt: %s\n", err);
         return EXIT_USAGE;
     }
+    SassSink sink, *sk = NULL;
+    if (o.sass) {
+        memset(&sink, 0, sizeof sink);
+        if (!sass_tools_find(&sink.tools, err, sizeof err)) {
+            fprintf(stderr, "ptxopt: --sass-report: %s\n", err);
+            pipeline_free(&pl);
+            return EXIT_USAGE;
+        }
+        sk = &sink;
+        cleanup_install();   /* a signal takes ptxas/nvdisasm and the scratch directory with it */
+    }
     if (o.batch) {
-        int r = batch_main(&o, &pl);
+        int r = batch_main(&o, &pl, sk ? &sink.tools : NULL);
+        if (sk) sass_tools_free(&sink.tools);
         pipeline_free(&pl);
         return r;
+    }
+    if (sk) {
+        sink.text = o.sass_file ? open_memstream(&sink.text_buf, &sink.text_len) : stderr;
+        sink.json = open_memstream(&sink.json_buf, &sink.json_len);
+        if (!sink.text || !sink.json) fatal_oom();
     }
     Remarks rem;
     remarks_init(&rem);
     int worst = EXIT_OK;
     for (int i = 0; i < o.ninputs; i++) {
         int r = (o.dump || o.verify_ir) ? analyze(&o, &pl, o.inputs[i], &rem)
-                                         : process(&o, &pl, o.inputs[i], o.output ? o.output : "-", &rem);
+                                         : process(&o, &pl, o.inputs[i], o.output ? o.output : "-", &rem, sk);
         if (r > worst) worst = r;
+    }
+    if (sk) {
+        if (o.sass_file) {
+            fclose(sink.text);
+            if (!write_file_atomic(o.sass_file, sink.text_buf ? sink.text_buf : "", sink.text_len) && worst < EXIT_BAD_INPUT)
+                worst = EXIT_BAD_INPUT;
+            free(sink.text_buf);
+        }
+        fclose(sink.json);
+        sass_tools_free(&sink.tools);
     }
     if (o.report) {
         FILE *f = fopen(o.report, "w");
@@ -117,10 +183,12 @@ int main(int argc, char **argv)
         } else {
             fputs("{\"remarks\":", f);
             remarks_json(&rem, f);
+            if (sk) fprintf(f, ",\n\"sass\":[%s]", sink.json_buf ? sink.json_buf : "");
             fputs("}\n", f);
             fclose(f);
         }
     }
+    if (sk) free(sink.json_buf);
     remarks_free(&rem);
     pipeline_free(&pl);
     return worst;

@@ -129,6 +129,18 @@ void record_write(FILE *out, const OptimizeResult *r, bool written)
     fputs("\nend\n", out);
 }
 
+void record_write_sass(FILE *out, int status, const char *text, const char *json)
+{
+    fprintf(out, "sass_status %d\n", status);
+    for (const char *l = text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        fprintf(out, "sass %.*s\n", (int)n, l);
+        l = nl ? nl + 1 : NULL;
+    }
+    put_line(out, "sass_json", json);
+}
+
 void record_write_error(FILE *out, int status, const char *error)
 {
     fprintf(out, "status %d\n", status);
@@ -175,6 +187,17 @@ void record_parse(const char *text, size_t len, FileRecord *rec)
                     .failed = failed, .kernels_seen = seen, .kernels_changed = changed, .sites = sites };
             }
         }
+        else if (strcmp(line, "sass_status") == 0) rec->sass_status = atoi(val);
+        else if (strcmp(line, "sass_json") == 0) { free(rec->sass_json); rec->sass_json = dup_range(val, strlen(val)); }
+        else if (strcmp(line, "sass") == 0) {
+            size_t old = rec->sass_text ? strlen(rec->sass_text) : 0, n = strlen(val);
+            char *t = realloc(rec->sass_text, old + n + 2);
+            if (!t) fatal_oom();
+            memcpy(t + old, val, n);
+            t[old + n] = '\n';
+            t[old + n + 1] = 0;
+            rec->sass_text = t;
+        }
         else if (strcmp(line, "end") == 0) rec->complete = true;
         free(line);
     }
@@ -187,5 +210,7 @@ void record_free(FileRecord *rec)
     free(rec->tally);
     free(rec->error);
     free(rec->kernels_json);
+    free(rec->sass_text);
+    free(rec->sass_json);
     memset(rec, 0, sizeof *rec);
 }

@@ -24,10 +24,16 @@ typedef struct FileRecord {
     PassTally *tally;       /* pass names are owned (strdup) */
     int nkernels;
     char *kernels_json;     /* "[{"name":..,"entry":..,"remarks":[..]},..]" */
+    /* --sass-report (batch mode): see driver/sass_report.h */
+    int sass_status;
+    char *sass_text;        /* its lines, or NULL when there was no report */
+    char *sass_json;
 } FileRecord;
 
 /* The worker side.  `written` says whether an output file was produced. */
 void record_write(FILE *out, const OptimizeResult *r, bool written);
+/* A --sass-report of the file (before record_write, which ends the record). */
+void record_write_sass(FILE *out, int status, const char *text, const char *json);
 /* Just a failure (e.g. the input could not be read). */
 void record_write_error(FILE *out, int status, const char *error);
 /* The kernels of r with their remarks, as a JSON array. */

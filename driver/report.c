@@ -93,6 +93,7 @@ static void file_json(FILE *f, const BatchResult *x)
     }
     fputs("],\"kernels\":", f);
     fputs(rec->kernels_json ? rec->kernels_json : "[]", f);
+    if (rec->sass_json) fprintf(f, ",\"sass\":%s", rec->sass_json);
     fputc('}', f);
 }
 

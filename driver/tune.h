@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "sass/sass.h"
 
 #define TUNE_MAX_DIMS 8
 #define TUNE_MAX_VALUES 64
@@ -70,6 +71,10 @@ typedef struct Variant {
     int duplicate_of;            /* id of the variant with the same machine code, or -1 */
     unsigned long long code_hash;/* of the cubin's .text sections */
     PtxasStats st;
+    /* machine code (--sass): the kernel's SASS classes in this variant's cubin */
+    bool has_sass;
+    int sass[SASS_NCLASSES];
+    int sass_total;
     /* model */
     Occupancy occ;
     int rank;                    /* cost model, 1 = predicted fastest among the kernel's */
@@ -171,6 +176,9 @@ int tune_critical_caps(const Arch *a, const TuneKernel *k, int caps[CRIT_MAX_POI
 typedef struct Function Function;
 /* Counts the function's instructions by cost-model unit. */
 void tune_instruction_mix(const Function *fn, double mix[UNIT_COUNT]);
+/* The same from a variant's machine code (SASS classes; spill traffic is
+ * in it as STL/LDL). */
+void tune_sass_mix(const int count[SASS_NCLASSES], double mix[UNIT_COUNT]);
 
 /* --------------------------------------------------------- tune_measure */
 
@@ -199,6 +207,7 @@ typedef struct TuneRun {
     const char *output;          /* -o, or NULL */
     bool dry_run;
     bool measured;
+    bool sass;                   /* --sass: the SASS class columns */
     int repeat;
     const char *measure_cmd;
     int nkernels;

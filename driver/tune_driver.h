@@ -23,7 +23,7 @@ typedef struct Config {
     long block, grid, maxrregcount, repeat, max_variants;
     long long dynamic_smem;
     double timeout, min_gain;
-    bool dry_run, keep, quiet, no_regs;
+    bool dry_run, keep, quiet, no_regs, sass;
     int ndims;
     TuneDim dims[TUNE_MAX_DIMS];
     char *ptxas_opts[MAX_PTXAS_OPTS];
@@ -41,6 +41,7 @@ typedef struct Tuner {
     bool temp_workdir;
     TuneRun run;
     int cap_variants;
+    SassTools *sass;             /* --sass: nvdisasm found */
 } Tuner;
 
 /* tune_options.c */

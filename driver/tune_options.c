@@ -45,6 +45,9 @@ static void usage(FILE *out)
           "                          add a dimension: FRAGMENT is a ptxopt pipeline with\n"
           "                          %v for the value and %k for the kernel's name\n"
           "      --no-regs           no register-cap dimension (only --dim ones)\n"
+          "      --sass              disassemble every variant (nvdisasm): its SASS\n"
+          "                          classes become columns, and the cost model ranks\n"
+          "                          by that instruction mix instead of the PTX's\n"
           "      --max-variants=N    refuse a space larger than N per kernel (256)\n"
           "      --workdir=DIR       keep variants in DIR (default: a temporary directory,\n"
           "                          kept for --dry-run, removed after --measure)\n"
@@ -57,6 +60,7 @@ static void usage(FILE *out)
           "\n"
           "The table on standard output has one line per variant:\n"
           "  id kernel DIM... regs spill_st spill_ld stack blocks occupancy rank time status path\n"
+          "(with --sass: sass_total and sass_CLASS for every SASS class before status).\n"
           "Exit status: 0 success, 1 bad input or nothing measured, 2 usage error.\n"
           "See ptxopt-tune(1) and ptxopt-passes(7).\n",
           out);
@@ -97,7 +101,7 @@ static double parse_double(const char *opt, const char *v)
 
 enum {
     OPT_ARCH = 256, OPT_BLOCK, OPT_DSMEM, OPT_GRID, OPT_MAXRREG, OPT_DRY, OPT_MEASURE, OPT_REPEAT, OPT_TIMEOUT,
-    OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS
+    OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS
 };
 
 void tune_parse_args(int argc, char **argv, Config *c)
@@ -118,6 +122,7 @@ void tune_parse_args(int argc, char **argv, Config *c)
         { "report", required_argument, NULL, OPT_REPORT },
         { "dim", required_argument, NULL, OPT_DIM },
         { "no-regs", no_argument, NULL, OPT_NOREGS },
+        { "sass", no_argument, NULL, OPT_SASS },
         { "max-variants", required_argument, NULL, OPT_MAXVAR },
         { "workdir", required_argument, NULL, OPT_WORKDIR },
         { "keep", no_argument, NULL, OPT_KEEP },
@@ -160,6 +165,7 @@ void tune_parse_args(int argc, char **argv, Config *c)
             c->ndims++;
             break;
         case OPT_NOREGS: c->no_regs = true; break;
+        case OPT_SASS: c->sass = true; break;
         case OPT_MAXVAR: c->max_variants = parse_long("max-variants", optarg, 1, 100000); break;
         case OPT_WORKDIR: c->workdir = optarg; break;
         case OPT_KEEP: c->keep = true; break;

@@ -33,6 +33,18 @@ static const char *status_name(const Variant *v)
 
 static bool has_stats(const Variant *v) { return v->status == V_OK || v->status == V_DUPLICATE || v->status == V_MEASURE_FAILED; }
 
+/* --sass: total, then every class but NOP (`none` when it has none). */
+static void sass_fields(FILE *out, const Variant *v, char sep, const char *none)
+{
+    fprintf(out, "%c", sep);
+    if (v->has_sass) fprintf(out, "%d", v->sass_total); else fputs(none, out);
+    for (int c = 0; c < SASS_NCLASSES; c++) {
+        if (c == SASS_NOP) continue;
+        fputc(sep, out);
+        if (v->has_sass) fprintf(out, "%d", v->sass[c]); else fputs(none, out);
+    }
+}
+
 void tune_print_table(const TuneRun *r, FILE *out)
 {
     fprintf(out, "# ptxopt-tune %s for %s: %s\n", r->input, r->arch,
@@ -54,7 +66,10 @@ void tune_print_table(const TuneRun *r, FILE *out)
     fputs("# id kernel", out);
     const TuneKernel *k0 = r->nkernels ? &r->kernels[0] : NULL;
     for (int d = 0; k0 && d < k0->ndims; d++) fprintf(out, " %s", k0->dims[d].name);
-    fputs(" regs spill_st spill_ld stack blocks occupancy rank time status path\n", out);
+    fputs(" regs spill_st spill_ld stack blocks occupancy rank time", out);
+    for (int c = 0; r->sass && c < SASS_NCLASSES; c++)
+        if (c != SASS_NOP) fprintf(out, "%s sass_%s", c ? "" : " sass_total", sass_class_name((SassClass)c));
+    fputs(" status path\n", out);
     for (int i = 0; i < r->nvariants; i++) {
         const Variant *v = &r->variants[i];
         const TuneKernel *k = v->kernel;
@@ -67,6 +82,7 @@ void tune_print_table(const TuneRun *r, FILE *out)
             fputs(" - - - - - -", out);
         if (v->rank) fprintf(out, " %d", v->rank); else fputs(" -", out);
         if (v->measured) fprintf(out, " %.6g", v->median); else fputs(" -", out);
+        if (r->sass) sass_fields(out, v, ' ', "-");
         if (v->status == V_DUPLICATE) fprintf(out, " dup:%d", v->duplicate_of);
         else fprintf(out, " %s", status_name(v));
         fprintf(out, " %s\n", v->ptx_path ? v->ptx_path : "-");
@@ -100,7 +116,10 @@ static void write_csv(const TuneRun *r, FILE *f)
     const TuneKernel *k0 = r->nkernels ? &r->kernels[0] : NULL;
     for (int d = 0; k0 && d < k0->ndims; d++) fprintf(f, ",%s", k0->dims[d].name);
     fputs(",pipeline,status,duplicate_of,regs,spill_stores,spill_loads,stack,smem,barriers,blocks_per_sm,occupancy,"
-          "limit,predicted_rank,predicted_cycles,bottleneck,confidence,runs,time_median,times,best,ptx,cubin,error\n", f);
+          "limit,predicted_rank,predicted_cycles,bottleneck,confidence,runs,time_median,times,best,ptx,cubin,error", f);
+    for (int c = 0; r->sass && c < SASS_NCLASSES; c++)
+        if (c != SASS_NOP) fprintf(f, "%s,sass_%s", c ? "" : ",sass_total", sass_class_name((SassClass)c));
+    fputc('\n', f);
     for (int i = 0; i < r->nvariants; i++) {
         const Variant *v = &r->variants[i];
         const TuneKernel *k = v->kernel;
@@ -133,6 +152,7 @@ static void write_csv(const TuneRun *r, FILE *f)
         csv_field(f, v->cubin_path);
         fputc(',', f);
         csv_field(f, v->error);
+        if (r->sass) sass_fields(f, v, ',', "");
         fputc('\n', f);
     }
 }
@@ -198,6 +218,11 @@ static void write_variant_json(const Variant *v, FILE *f)
     jstr(f, v->cubin_path);
     fputs(",\"error\":", f);
     jstr(f, v->error);
+    if (v->has_sass) {
+        fprintf(f, ",\"sass\":{\"total\":%d", v->sass_total);
+        for (int c = 0; c < SASS_NCLASSES; c++) fprintf(f, ",\"%s\":%d", sass_class_name((SassClass)c), v->sass[c]);
+        fputc('}', f);
+    }
     fputc('}', f);
 }
 

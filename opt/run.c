@@ -54,6 +54,7 @@ int run_file(const char *in, OutBuf *out, const RunOptions *opt, RunStats *st)
     size_t len;
     char *buf = read_file(in, &len, stderr);
     if (!buf) return RUN_BAD_INPUT;
+    if (opt->keep_input) out_write(opt->keep_input, buf, len);
     st->bytes = len;
     const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
     Stream sm = { out, opt, st, RUN_OK };

@@ -21,6 +21,7 @@ typedef struct RunOptions {
     int target_sm;
     bool canonical;
     bool no_stream;         /* force whole-module mode */
+    OutBuf *keep_input;     /* when set, the input text is copied here (--sass-report) */
 } RunOptions;
 
 typedef struct RunStats {

@@ -8,6 +8,9 @@
 # Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
 #           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
 #           reported UNSUPPORTED (counted as skipped, never as passed) without.
+#           'nvdisasm' when NVIDIA's nvdisasm is found ($NVDISASM, PATH,
+#           /usr/local/cuda/bin, then where configure found it: the pip
+#           install of ./bootstrap); SASS tests say REQUIRES: nvdisasm.
 #           'z3' when built with Z3 (REQUIRES: z3, or REQUIRES: !z3 for the
 #           --without-z3 behaviour).
 import os
@@ -39,6 +42,15 @@ if ptxas:
     config.available_features.add("ptxas")
 else:
     lit_config.warning("ptxas not found: tests that need it are UNSUPPORTED (skipped)")
+nvdisasm = find_tool("NVDISASM", "nvdisasm")
+if not nvdisasm and getattr(config, "nvdisasm", "") and os.access(config.nvdisasm, os.X_OK):
+    nvdisasm = config.nvdisasm
+if nvdisasm:
+    config.available_features.add("nvdisasm")
+    config.environment["NVDISASM"] = nvdisasm
+else:
+    lit_config.warning("nvdisasm not found: the SASS tests are UNSUPPORTED (skipped); "
+                       "./bootstrap installs it (pip: nvidia-cuda-nvdisasm)")
 if getattr(config, "z3_libs", ""):
     config.available_features.add("z3")
 if nvcc:
