@@ -7,6 +7,8 @@
  *                for .maxntid + .minnctapersm) and the block-size-free set
  *   costmodel.h  GPUDIAG-style limit checker, waves, functional units; ranks
  *                candidates with a bottleneck name and a confidence
+ *   neighbour.h  a neighbour's global load against a warp shuffle, in SM
+ *                cycles per unit (the shuffle pass's profitability gate)
  *
  * Typical uses:
  *   regtune:  crit_points(arch, &in, r_min, r_max, cps)        -> caps to emit
@@ -19,6 +21,7 @@
 #include "model/arch.h"
 #include "model/costmodel.h"
 #include "model/critical.h"
+#include "model/neighbour.h"
 #include "model/occupancy.h"
 
 #endif

@@ -18,7 +18,7 @@ import tempfile
 
 PIPELINES = [
     ("shuffle", "shuffle"),
-    ("shuffle-paper", "shuffle<max-delta=31;max-shuffles=1000;loops=1>"),
+    ("shuffle-paper", "shuffle<max-delta=31;max-shuffles=1000;loops=1;profit=off>"),
     ("regtune-32", "regtune<maxnreg=32>"),
 ]
 

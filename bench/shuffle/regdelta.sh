@@ -5,7 +5,7 @@
 # reports before and after the shuffle pass (a proxy for the occupancy
 # cost the paper saw on Volta).  Not a timed test; needs ptxas.
 ptxopt=${1:-ptxopt}
-opts=${2:-max-delta=31;max-shuffles=64;loops=1}
+opts=${2:-max-delta=31;max-shuffles=64;loops=1;profit=off}
 ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 corpus=$(dirname "$0")/../../testsuite/corpus
 tmp=${TMPDIR:-/tmp}/regdelta.$$

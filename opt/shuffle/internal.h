@@ -89,6 +89,7 @@ typedef struct Options {
     bool unsign;        /* unsigned indices that may wrap (with the runtime address check) */
     bool clamp;         /* clamped (min/max) indices (with the runtime address check) */
     ProveMode prove;
+    bool profit;       /* profit=auto: the gate of profit.c on sm_70 and newer */
 } Options;
 
 extern const char *const shfl_keys[];
@@ -102,7 +103,7 @@ bool shfl_validate(const PassInvocation *inv, char *err, size_t errsz);
 typedef enum Why {
     WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_CLAMP_OFF, WHY_LOOP_OFF, WHY_LANE_VARYING, WHY_UNSIGNED,
     WHY_LOOP_CLOBBER, WHY_CHECK_FORM, WHY_CLOBBER,
-    WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
+    WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT, WHY_PROFIT
 } Why;
 
 typedef struct Load {
@@ -112,6 +113,7 @@ typedef struct Load {
     Str type;
     int bits;
     bool nc;           /* ld.global.nc */
+    bool l1_cached;    /* not .cg, .cv or .L1::no_allocate: served by L1 on sm_70+ */
     bool readonly;     /* a read-only parameter (const __restrict__): no store can change it */
     bool eligible;     /* may take part at all */
     bool dst_ok;       /* may be a destination */
@@ -169,5 +171,21 @@ const Term *shfl_in_lane(Ctx *c, const Term *t, int64_t n);
 bool shfl_proved(Ctx *c, Load *loads, int di, Cand *k);
 bool shfl_confirm_sites(Ctx *c, Load *loads, const int *dst, Cand *const *chosen, int nsites, int *dropped);
 void shfl_proof_remark(const Ctx *c, Remarks *rm, int nsites, int dropped, unsigned q);
+
+/* ---------------------------------------------------------- profit */
+
+/* A kernel's N != 0 sites, priced before and after in SM cycles per warp
+ * (model/neighbour.h), each site counted once. */
+typedef struct Profit {
+    double before, after;
+    int sites;             /* N != 0 sites priced */
+    int instrs, shuffles;  /* warp instructions added (shuffles included), shuffles */
+    int lines, sectors;    /* L1 lines and sectors the loads no longer touch */
+    const char *family;    /* the architecture family priced */
+} Profit;
+/* NULL cost: no gate for this target (below sm_70 the paper's policy). */
+const struct NeighbourCost *shfl_profit_model(int sm);
+/* Price the sites; l1_cached[i] tells whether site i's load is served by L1. */
+Profit shfl_profit(const struct NeighbourCost *nc, const ShflSite *sites, const bool *l1_cached, int nsites, bool row_guard);
 
 #endif

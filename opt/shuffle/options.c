@@ -6,7 +6,7 @@
 #include "opt/shuffle/internal.h"
 
 const char *const shfl_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove",
-                                  "loops", "unsigned", "clamp", NULL };
+                                  "loops", "unsigned", "clamp", "profit", NULL };
 
 /* Per-target defaults (research §5, §6.3): before Volta a shuffle beats
  * the slow L1/texture path (the paper's gains: Maxwell, Pascal); Volta and
@@ -46,6 +46,13 @@ bool shfl_read_options(const PassInvocation *inv, int sm, Options *o, char *err,
     else if (strcmp(pv, "rewrite") == 0) o->prove = PROVE_REWRITE;
     else {
         snprintf(err, errsz, "prove=%s must be auto, z3 or rewrite", pv);
+        return false;
+    }
+    const char *pf = pass_arg(inv, "profit");
+    if (!pf || strcmp(pf, "auto") == 0) o->profit = true;
+    else if (strcmp(pf, "off") == 0) o->profit = false;
+    else {
+        snprintf(err, errsz, "profit=%s must be auto or off", pf);
         return false;
     }
     return true;

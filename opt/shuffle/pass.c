@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/neighbour.h"
 #include "opt/guard.h"
 #include "opt/shuffle/internal.h"
 
@@ -102,6 +103,9 @@ static const char *why_text(Why w)
     case WHY_PROOF_UNKNOWN: return "proof unknown (time limit, or built without Z3)";
     case WHY_CHAIN: return "its partners are shuffled themselves (no shuffle over shuffle)";
     case WHY_LIMIT: return "limit: max-shuffles reached";
+    case WHY_PROFIT:
+        return "not profitable on this target: the shuffles and their guards cost more than the loads they replace "
+               "(see the kernel's profitability remark; profit=off forces them)";
     }
     return "?";
 }
@@ -133,7 +137,44 @@ static bool known_full_warps(const Function *fn)
 /* Returns true when the function needs activemask (.version >= 6.2).
  * When the budget runs out (checked between loads and between proofs) the
  * function is left unchanged, with one remark instead of the per-load ones. */
-static bool run_function(Function *fn, const Options *o, Remarks *rm, bool version_ok, Budget *bg)
+/* The profitability gate (profit.c): on sm_70 and newer, drop the kernel's
+ * N != 0 sites unless their predicted cost is lower than the loads'. */
+static int gate(Function *fn, const Options *o, int sm, Remarks *rm, Load *loads, int nloads, ShflSite *sites, int *site_dst,
+                Cand **chosen, int nsites, long *sum_abs)
+{
+    const NeighbourCost *nc = o->profit ? shfl_profit_model(sm) : NULL;
+    if (!nc || !nsites) return nsites;
+    bool *cached = calloc((size_t)nsites, sizeof *cached);
+    for (int i = 0; i < nsites; i++) cached[i] = loads[site_dst[i]].l1_cached;
+    Profit p = shfl_profit(nc, sites, cached, nsites, !known_row_shape(fn));
+    free(cached);
+    if (!p.sites) return nsites;
+    bool pays = p.after < p.before;
+    char target[16] = "sm_70+";
+    if (sm) snprintf(target, sizeof target, "sm_%d", sm);
+    remark(rm, PASS, fn, NULL, REMARK_ANALYSIS,
+           "profitability (%s, %s): %d shuffled load%s predicted at %.2f SM cycles per warp against %.2f for the loads "
+           "(+%d instructions, %d of them shuffles; -%d L1 lines, -%d sectors); %s",
+           target, p.family, p.sites, p.sites == 1 ? "" : "s", p.after, p.before, p.instrs, p.shuffles, p.lines, p.sectors,
+           pays ? "rewritten" : "not rewritten (profit=off forces)");
+    if (pays) return nsites;
+    for (int i = 0; i < nloads; i++) /* "its partners are shuffled themselves" no longer holds */
+        if (loads[i].why == WHY_CHAIN) loads[i].why = WHY_NONE, shfl_set_why(&loads[i], WHY_PROFIT, "(%s)", target);
+    int k = 0;
+    for (int i = 0; i < nsites; i++) {
+        if (sites[i].delta == 0) {
+            sites[k] = sites[i], site_dst[k] = site_dst[i], chosen[k] = chosen[i], k++;
+            continue;
+        }
+        Load *d = &loads[site_dst[i]];
+        loads[chosen[i]->src].uses_as_src--;
+        *sum_abs -= abs(sites[i].delta);
+        shfl_set_why(d, WHY_PROFIT, "(N = %d from line %u, %s)", sites[i].delta, loads[chosen[i]->src].st->line, target);
+    }
+    return k;
+}
+
+static bool run_function(Function *fn, const Options *o, int sm, Remarks *rm, bool version_ok, Budget *bg)
 {
     int mark = rm ? rm->n : 0;
     /* The analyses of this kernel go to the module arena after this mark
@@ -232,6 +273,7 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
                o->budget_ms, nloads);
         nsites = 0;
     }
+    if (!bg->expired) nsites = gate(fn, o, sm, rm, loads, nloads, sites, site_dst, chosen, nsites, &sum_abs);
     for (int i = 0; i < nsites; i++) {
         Load *d = &loads[site_dst[i]];
         const Cand *best = chosen[i];
@@ -303,7 +345,7 @@ static int shuffle_run(Module *m, const PassInvocation *inv, PassContext *ctx)
         }
         Budget bg; /* S24: per kernel */
         budget_start(&bg, o.budget_ms, fn);
-        if (run_function(fn, &o, ctx->remarks, version_ok || can_raise, &bg) && !version_ok) raise = true;
+        if (run_function(fn, &o, ctx->target_sm, ctx->remarks, version_ok || can_raise, &bg) && !version_ok) raise = true;
     }
     if (raise) ir_set_version(m, 6, 2);
     return 0;

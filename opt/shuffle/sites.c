@@ -50,6 +50,7 @@ void shfl_classify(Function *fn, const MemInfo *mi, const MemAccess *a, const La
     l->type = instr_type(in);
     l->bits = type_bits(l->type);
     l->nc = a->flags & MACC_NC;
+    l->l1_cached = !instr_has_mod(in, ".cg") && !instr_has_mod(in, ".cv") && !instr_has_mod(in, ".L1::no_allocate");
     l->readonly = a->base.kind == BASE_PARAM && a->base.index < mi->nparams && mi->param_readonly[a->base.index];
     if (in->guard) l->skip = "predicated load (not rewritten)";
     else if (instr_has_mod(in, ".v2") || instr_has_mod(in, ".v4") || instr_has_mod(in, ".v8"))

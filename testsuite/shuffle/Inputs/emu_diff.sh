@@ -10,7 +10,7 @@ opts=${5:-max-delta=31;max-shuffles=64}
 mkdir -p "$tmp"
 ceil() { echo $(( ($1 + $2 - 1) / $2 )); }
 for k in stencil1d_3pt stencil2d_5pt stencil3d_7pt stencil3d_13pt jacobi_restrict blur5x5; do
-  "$ptxopt" --passes="shuffle<$opts>" "$corpus/$k.sm_80.ptx" -o "$tmp/$k.ptx"
+  "$ptxopt" --passes="shuffle<$opts;profit=off>" "$corpus/$k.sm_80.ptx" -o "$tmp/$k.ptx"
   for nx in 70 64; do
     for b in 32 128 512 16,2 48,2 33; do
       bx=${b%%,*}; by=1; case $b in *,*) by=${b#*,};; esac
