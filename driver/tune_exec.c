@@ -1,8 +1,9 @@
 /* tune_exec.c — run ptxas or the user's measuring command, output captured
  * to files, with an optional timeout (see tune.h).
  *
- * The child gets its own process group so that a timeout can end a shell
- * command together with everything it started. */
+ * The child gets its own process group so that a timeout or a signal to
+ * the tuner (tune_signal.c) can end a shell command together with
+ * everything it started. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -33,29 +34,33 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout)
+pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, const char *err_path, char *err, size_t errsz)
 {
-    ExecResult r = { .status = -1 };
     /* start from empty files (the child appends, so one file can take both) */
     if (out_path) { int f = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0666); if (f >= 0) close(f); }
     if (err_path) { int f = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0666); if (f >= 0) close(f); }
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) {
-        snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(errno));
-        return r;
+        snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(errno));
+        return -1;
     }
     fflush(stdout);
     fflush(stderr);
+    /* with the signals blocked from fork until the child is in the set */
+    sigset_t old;
+    tune_signals_block(&old);
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(errno));
+        tune_signals_restore(&old);
+        snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(errno));
         close(report[0]);
         close(report[1]);
-        return r;
+        return -1;
     }
     if (pid == 0) {
         close(report[0]);
         setpgid(0, 0);
+        tune_signals_child_reset(&old);
         signal(SIGPIPE, SIG_DFL);
         int e = 0;
         int devnull = open("/dev/null", O_RDONLY);
@@ -69,22 +74,42 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
         if (write(report[1], &e, sizeof e) < 0) {}
         _exit(127);
     }
+    setpgid(pid, pid); /* also here: a signal must find the group even before the child runs */
+    tune_child_started(pid);
+    tune_signals_restore(&old);
     close(report[1]);
     int e = 0;
     ssize_t got;
     while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR) {}
     close(report[0]);
     if (got == (ssize_t)sizeof e) {
-        waitpid(pid, NULL, 0);
-        snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(e));
-        return r;
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+        tune_child_ended(pid);
+        snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(e));
+        return -1;
     }
+    return pid;
+}
+
+int tune_exit_code(int wstatus)
+{
+    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 1;
+}
+
+ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout)
+{
+    ExecResult r = { .status = -1 };
+    if (tune_interrupted()) tune_die_interrupted();
+    pid_t pid = tune_spawn(argv, env, out_path, err_path, r.error, sizeof r.error);
+    if (pid < 0) return r;
     int status = 0;
     double deadline = timeout > 0 ? now_s() + timeout : 0;
     for (;;) {
         pid_t w = waitpid(pid, &status, timeout > 0 ? WNOHANG : 0);
         if (w == pid) break;
         if (w < 0 && errno != EINTR) { status = 127 << 8; break; }
+        /* the handler has sent SIGTERM to the child's group already */
+        if (tune_interrupted()) tune_die_interrupted();
         if (w == 0 && now_s() > deadline) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
@@ -94,7 +119,9 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
         }
         if (w == 0) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
     }
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+    tune_child_ended(pid);
+    if (tune_interrupted()) tune_die_interrupted();
+    r.status = tune_exit_code(status);
     return r;
 }
 
