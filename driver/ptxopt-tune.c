@@ -583,6 +583,7 @@ int main(int argc, char **argv)
         else tune_progress(&t, "best (predicted): %s (%d registers, rank %d)", what, v->st.regs, v->rank);
     }
 out:
+    if (tune_interrupted()) tune_die_interrupted(); /* a signal after the last child ended */
     /* a temporary directory is kept for a dry run's table (its paths) and
      * on request; a failed run leaves nothing behind */
     if (t.temp_workdir && (!cfg.dry_run || status != ST_OK) && !cfg.keep) remove_workdir(&t);
