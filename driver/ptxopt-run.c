@@ -371,7 +371,9 @@ int main(int argc, char **argv)
             if (i == 0) snprintf(check, sizeof check, "%s", o.nmods == 2 ? "reference" : "-");
             else if (ndiff) snprintf(check, sizeof check, "differ:%zu", ndiff);
             else snprintf(check, sizeof check, "%s", tolerant ? "within-tolerance" : "identical");
-            printf("%c %d %.6f %.6f %.6f %.3f %s %s\n", 'A' + i, m->regs, m->median, m->min, m->max,
+            char regs[16] = "-"; /* the driver may not say */
+            if (m->regs >= 0) snprintf(regs, sizeof regs, "%d", m->regs);
+            printf("%c %s %.6f %.6f %.6f %.3f %s %s\n", 'A' + i, regs, m->median, m->min, m->max,
                    m->median > 0 ? o.m[0].median / m->median : 1.0, check, m->path);
         }
     }

@@ -219,14 +219,12 @@ typedef struct MeasureSpec {
     int jobs;                                    /* commands at once (slots), >= 1 */
 } MeasureSpec;
 
-/* Runs the command `repeat` times for v; fills v->times, median, measured,
- * or status/error on failure. */
-void tune_measure(const MeasureSpec *ms, Variant *v, const TuneKernel *k);
-
-/* Measures the n variants, up to ms->jobs at once: a variant's runs go one
- * after another in one slot (PTXOPT_SLOT=0..jobs-1, never two running
- * commands in one slot); done(v, ctx) is called as each variant finishes,
- * in the order they finish.  The results do not depend on jobs. */
+/* Measures the n variants, up to ms->jobs at once: each runs the command
+ * `repeat` times, one after another in one slot (PTXOPT_SLOT=0..jobs-1,
+ * never two running commands in one slot), and gets v->times, median,
+ * measured, or status/error on failure; done(v, ctx) is called as each
+ * variant finishes, in the order they finish.  The results do not depend
+ * on jobs. */
 void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*done)(Variant *v, void *ctx), void *ctx);
 
 /* ---------------------------------------------------------- tune_resume */

@@ -250,14 +250,3 @@ void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*d
     }
     free(slot);
 }
-
-static void one_done(Variant *v, void *ctx) { (void)v, (void)ctx; }
-
-void tune_measure(const MeasureSpec *ms, Variant *v, const TuneKernel *k)
-{
-    (void)k; /* v->kernel */
-    MeasureSpec one = *ms;
-    one.jobs = 1;
-    Variant *vs[1] = { v };
-    tune_measure_all(&one, vs, 1, one_done, NULL);
-}
