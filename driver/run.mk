@@ -18,3 +18,15 @@ testsuite_run_libcuda_mock_so_CPPFLAGS = $(CUDA_CPPFLAGS)
 testsuite_run_libcuda_mock_so_CFLAGS = $(AM_CFLAGS) -fPIC
 testsuite_run_libcuda_mock_so_LDFLAGS = -shared
 endif
+
+## make bench-gpu: the shuffle and regtune passes timed on the GPU with
+## ptxopt-run (bench/gpu/gpu_bench.py; needs an NVIDIA driver and a GPU,
+## so it is not part of `make bench`).
+if HAVE_CUDA
+bench-gpu: ptxopt$(EXEEXT) ptxopt-run$(EXEEXT) ptxopt-tune$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/gpu/gpu_bench.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --run=$(abs_top_builddir)/ptxopt-run$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
+	  --srcdir=$(abs_top_srcdir)
+endif
+.PHONY: bench-gpu
+EXTRA_DIST += bench/gpu/gpu_bench.py
