@@ -103,7 +103,8 @@ TuneResumed tune_resume_apply(const TuneResume *r, Variant *v, int repeat)
     char hash[32];
     snprintf(hash, sizeof hash, "%016llx", v->code_hash);
     const char *rh = json_str(json_get(rv, "code_hash"));
-    if (!rh || strcmp(rh, hash) != 0) return RESUME_CHANGED;
+    if (!rh) return RESUME_NONE; /* nothing to check the code against */
+    if (strcmp(rh, hash) != 0) return RESUME_CHANGED;
     if (times->n != repeat) return RESUME_OTHER_REPEAT;
     for (int i = 0; i < times->n; i++)
         if (times->items[i]->kind != JSON_NUMBER) return RESUME_NONE;
