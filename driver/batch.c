@@ -1,11 +1,13 @@
 /* batch.c — see batch.h. */
 #include "driver/batch.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "driver/batch_inputs.h"
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/optimize.h"
 #include "driver/progress.h"
@@ -49,12 +51,17 @@ static int batch_work(void *arg, FILE *out)
     if (job->o->remarks) remarks_print(&r.remarks, stderr, in->path);
     bool written = false;
     if (rc == EXIT_OK && (!job->o->in_place || r.changed)) {
+        /* a signal (sent on by the parent, driver/cleanup.h) waits until the
+         * output is renamed into place: no OUTPUT.ptxopt-XXXXXX is left */
+        sigset_t old;
+        cleanup_hold(&old);
         if (!make_parent_dirs(in->output) || !write_file_atomic(in->output, r.out.p ? r.out.p : "", r.out.len)) {
             r.status = rc = EXIT_BAD_INPUT;
             snprintf(r.error, sizeof r.error, "cannot write %s", in->output);
         } else {
             written = true;
         }
+        cleanup_release(&old);
     }
     record_write(out, &r, written);
     optimize_result_free(&r);
@@ -118,6 +125,7 @@ static void collect(BatchResult *res, const BatchInput *in, const Worker *w, dou
 int batch_main(const Options *o, const Pipeline *pl)
 {
     BatchInputs inputs;
+    cleanup_install();   /* a signal that ends the batch ends its workers too */
     for (int i = 0; i < o->ninputs; i++) {
         if (strcmp(o->inputs[i], "-") == 0) {
             fprintf(stderr, "ptxopt: standard input cannot be used in batch mode\n");

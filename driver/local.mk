@@ -9,7 +9,11 @@ ptxopt_LDADD = $(PTXOPT_LIBS)
 DRIVER_COMMON_SOURCES = driver/fileio.c driver/fileio.h driver/optimize.c driver/optimize.h \
 	driver/fault.c driver/fault.h driver/worker.c driver/worker.h \
 	driver/record.c driver/record.h driver/progress.c driver/progress.h \
-	driver/report.c driver/report.h
+	driver/report.c driver/report.h driver/cleanup.c driver/cleanup.h
+
+## Unit test of driver/cleanup.h (tree removal, the signal handler).
+check_PROGRAMS += testsuite/unit/test_cleanup
+testsuite_unit_test_cleanup_SOURCES = testsuite/unit/test_cleanup.c driver/cleanup.c driver/cleanup.h
 
 ## The drop-in ptxas (see man/ptxopt-ptxas.1).
 bin_PROGRAMS += ptxopt-ptxas

@@ -1,6 +1,7 @@
 /* ptxas_find.c — see ptxas_find.h. */
 #include "driver/ptxas_find.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,19 @@ static char *start_dir(const char *argv0)
     }
     free(dirs);
     return found;
+}
+
+void ptxas_env_problem(char *buf, size_t n)
+{
+    const char *env = getenv("PTXOPT_PTXAS");
+    buf[0] = 0;
+    if (!env || !*env || usable(env)) return;
+    struct stat st;
+    const char *why = stat(env, &st) != 0 ? strerror(errno)
+                      : !S_ISREG(st.st_mode) ? "not a regular file"
+                      : access(env, X_OK) != 0 ? "not executable"
+                      : "a ptxopt wrapper, not the real ptxas";
+    snprintf(buf, n, "PTXOPT_PTXAS=%s: %s", env, why);
 }
 
 char *find_real_ptxas(const char *argv0, char *err, size_t errsz)

@@ -22,6 +22,12 @@
  * err.  argv0 is how this program was started (for the shadow record). */
 char *find_real_ptxas(const char *argv0, char *err, size_t errsz);
 
+/* Why $PTXOPT_PTXAS, when set, is not used: "" when it is unset, empty or
+ * usable; else e.g. "PTXOPT_PTXAS=/x: No such file or directory".  The
+ * search then goes on with the other candidates, and the wrapper says so:
+ * a setting the user made is never ignored silently. */
+void ptxas_env_problem(char *buf, size_t n);
+
 /* True when another wrapper started this one. */
 bool started_by_wrapper(void);
 

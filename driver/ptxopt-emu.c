@@ -13,13 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"   /* PACKAGE_VERSION: configure's, as every program reports it */
 #include "codegen/outfile.h"
 #include "emu/emu.h"
 #include "parser/parse.h"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
 
 enum { ST_OK = 0, ST_FAIL = 1, ST_USAGE = 2 };
 
@@ -63,7 +60,7 @@ static void usage(FILE *out)
           "  --dump-format=bin|text|json\n"
           "Scheduling and checks:\n"
           "  --policy=its|hanoi|strict   (default its)\n"
-          "  --seed=N               ITS random seed (default 1)\n"
+          "  --seed=N               ITS random seed: the schedule and the order of atomics (default 1)\n"
           "  --max-steps=N          thread-instructions before LIVELOCK_SUSPECTED (default 2e9)\n"
           "  --resident=K           CTAs resident at once (default 8, 0 = all)\n"
           "  --watchdog=N           hanoi/strict: loop-header visits before a stuck reconvergence\n"

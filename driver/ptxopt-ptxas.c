@@ -16,7 +16,7 @@
  *    ptxopt. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/optimize.h"
 #include "driver/ptxas_args.h"
@@ -45,6 +46,9 @@ typedef struct Wrapper {
     const char *name0;      /* its argv[0]: ptxas puts the base name in every cubin */
     char *tmpdir;
     char *stdin_copy;       /* the PTX read from standard input, saved */
+    char *stdin_text;       /* and in memory, for when it could not be saved */
+    size_t stdin_len;
+    char env_problem[600];  /* why $PTXOPT_PTXAS was not used ("" if it was, or is unset) */
     char **copy;            /* per input: the optimized copy's path, or NULL (unchanged) */
     char *out_cap, *err_cap; /* ptxas's output on the copies, held back */
     FileRecord *rec;        /* per input */
@@ -67,16 +71,11 @@ static void verbose(const Wrapper *w, const char *fmt, ...)
 
 /* ------------------------------------------------------------ temporary files */
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    remove(path);
-    return 0;
-}
-
+/* The directory is registered with driver/cleanup.h: a signal that ends
+ * the wrapper removes it too. */
 static void remove_tmpdir(Wrapper *w)
 {
-    if (w->tmpdir) nftw(w->tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    cleanup_remove_dir(w->tmpdir);
     free(w->tmpdir);
     w->tmpdir = NULL;
 }
@@ -87,7 +86,7 @@ static bool make_tmpdir(Wrapper *w, char *err, size_t errsz)
     const char *base = getenv("TMPDIR");
     char *t;
     if (asprintf(&t, "%s/ptxopt-ptxas.XXXXXX", base && *base ? base : "/tmp") < 0) fatal_oom();
-    if (!mkdtemp(t)) {
+    if (!cleanup_mkdtemp(t)) {
         snprintf(err, errsz, "cannot create a temporary directory %s: %s", t, strerror(errno));
         free(t);
         return false;
@@ -106,6 +105,26 @@ static char *tmp_path(const Wrapper *w, const char *fmt, ...)
     va_end(ap);
     if (asprintf(&p, "%s/%s", w->tmpdir, name) < 0) fatal_oom();
     return p;
+}
+
+/* Writes a file without a word on stderr (a fallback prints one line, its
+ * own); false with why in err. */
+static bool save_quietly(const char *path, const char *data, size_t len, char *err, size_t errsz)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool ok = fd >= 0;
+    for (size_t off = 0; ok && off < len;) {
+        ssize_t n = write(fd, data + off, len - off);
+        if (n > 0) off += (size_t)n;
+        else if (n < 0 && errno == EINTR) continue;
+        else ok = false;
+    }
+    if (fd >= 0 && close(fd) != 0) ok = false;
+    if (!ok) {
+        snprintf(err, errsz, "cannot save standard input in %s: %s", path, strerror(errno ? errno : ENOSPC));
+        if (fd >= 0) unlink(path);
+    }
+    return ok;
 }
 
 static char *read_whole(const char *path, size_t *len)
@@ -218,12 +237,27 @@ static int run_original(Wrapper *w)
     }
     if (w->cfg.verbose) { fputs("ptxopt-ptxas: running ", stderr); print_argv(stderr, argv); }
     double t0 = now_ms();
-    int st = spawn_wait(w->real, argv, w->stdin_copy, NULL, NULL, err, sizeof err);
+    /* standard input: the saved copy, else the text read (when it could
+     * not be saved), else still ours; standard error passed on and counted */
+    SpawnIO io = { .in_path = w->stdin_copy, .in_data = w->stdin_text, .in_len = w->stdin_len, .relay_err = true };
+    int st = spawn_run(w->real, argv, &io, err, sizeof err);
     w->ms_ptxas += now_ms() - t0;
     strv_free(argv);
     if (st < 0) {
         fprintf(stderr, "ptxopt-ptxas: error: %s\n", err);
         return 127 << 8;
+    }
+    /* a ptxas that fails without a word (a wrong $PTXOPT_PTXAS, a crash)
+     * would leave the build failing silently: say which program it was */
+    bool quiet_signal = WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGPIPE);
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !quiet_signal && io.err_bytes == 0) {
+        char how[160];
+        if (WIFSIGNALED(st)) snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+        else snprintf(how, sizeof how, "failed (exit status %d)", status_code(st));
+        const char *env = getenv("PTXOPT_PTXAS");
+        bool from_env = env && *env && !w->env_problem[0];
+        fprintf(stderr, "ptxopt-ptxas: error: the real ptxas %s%s %s and printed nothing\n", w->real,
+                from_env ? " ($PTXOPT_PTXAS)" : "", how);
     }
     return st;
 }
@@ -263,6 +297,20 @@ static void forward(const Wrapper *w, const char *path, int fd)
     free(text);
 }
 
+/* The reason as one line: a control character (a newline in
+ * $PTXOPT_PASSES, say) is written as an escape, never as itself. */
+static void print_one_line(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n') fputs("\\n", f);
+        else if (c == '\t') fputs("\\t", f);
+        else if (c == '\r') fputs("\\r", f);
+        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
+        else fputc(c, f);
+    }
+}
+
 /* Falls back: the original PTX, one warning line, ptxas's status.  When
  * the original fails too, the error is the input's and ptxas has said so;
  * the warning would only mislead (it is in the report and --ptxopt-verbose). */
@@ -274,8 +322,11 @@ _Noreturn static void fall_back(Wrapper *w, const char *reason)
     snprintf(w->reason, sizeof w->reason, "%.*s", (int)o.len, o.p ? o.p : "");
     out_free(&o);
     int st = run_original(w);
-    if ((WIFEXITED(st) && WEXITSTATUS(st) == 0) || w->cfg.verbose)
-        fprintf(stderr, "ptxopt: warning: %s; used the original PTX\n", w->reason);
+    if ((WIFEXITED(st) && WEXITSTATUS(st) == 0) || w->cfg.verbose) {
+        fputs("ptxopt: warning: ", stderr);
+        print_one_line(stderr, w->reason);
+        fputs("; used the original PTX\n", stderr);
+    }
     write_report(w, status_code(st));
     remove_tmpdir(w);
     exit_like(st);
@@ -396,9 +447,29 @@ static bool optimize_all(Wrapper *w, char *reason, size_t n)
 
 /* ------------------------------------------------------------ the run */
 
-static int dry_run(Wrapper *w, const char *find_err)
+static int dry_run_print(Wrapper *w, const char *find_err);
+
+/* What would run, on standard output; nothing runs.  No cubin is made, so
+ * under a compiler (started as "ptxas") the build cannot go on: the last
+ * line on stderr says why, and the status is 1, so that nvcc stops here
+ * instead of failing later on a missing file without naming ptxopt. */
+static int dry_run(Wrapper *w, const char *argv0, const char *find_err)
+{
+    int rc = dry_run_print(w, find_err);
+    if (rc == 0 && w->cmd.ninputs > 0) {
+        const char *b = strrchr(argv0, '/');
+        bool under_compiler = strcmp(b ? b + 1 : argv0, "ptxas") == 0;
+        fprintf(stderr, "ptxopt-ptxas: --ptxopt-dry-run: ran nothing, so %s was not made%s\n",
+                w->cmd.output ? w->cmd.output : "no output", under_compiler ? " (status 1: the build stops here)" : "");
+        if (under_compiler) rc = 1;
+    }
+    return rc;
+}
+
+static int dry_run_print(Wrapper *w, const char *find_err)
 {
     printf("real ptxas: %s\n", w->real ? w->real : find_err);
+    if (w->env_problem[0]) printf("not used: %s\n", w->env_problem);
     printf("arch: %s\noutput: %s\n", w->cmd.arch ? w->cmd.arch : "(none)", w->cmd.output ? w->cmd.output : "(none)");
     static const char *const kinds[] = { "file", "stdin", "string" };
     for (int i = 0; i < w->cmd.ninputs; i++) {
@@ -475,14 +546,20 @@ int main(int argc, char **argv)
     if (w.cfg.version) { printf("ptxopt-ptxas (ptxopt) %s\n", PACKAGE_VERSION); return 0; }
     if (w.cfg.list_options) { ptxas_options_print(stdout); return 0; }
 
+    /* from here on, a signal that ends the wrapper ends its children and
+     * removes its temporary directory (driver/cleanup.h) */
+    cleanup_install();
     char err[1024] = "";
     bool nested = started_by_wrapper();
+    ptxas_env_problem(w.env_problem, sizeof w.env_problem);
     w.real = find_real_ptxas(argv[0], err, sizeof err);
-    if (w.cfg.dry_run) return dry_run(&w, err);
+    if (w.cfg.dry_run) return dry_run(&w, argv[0], err);
     if (!w.real) {
-        fprintf(stderr, "ptxopt-ptxas: error: %s\n", err);
+        fprintf(stderr, "ptxopt-ptxas: error: %s%s%s\n", w.env_problem, w.env_problem[0] ? "; " : "", err);
         return 1;
     }
+    /* one line, from the outermost wrapper only */
+    if (w.env_problem[0] && !nested) fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", w.env_problem, w.real);
     w.name0 = ptxas_name(argv[0], w.real);
     verbose(&w, "real ptxas: %s", w.real);
     mark_wrapper_running();
@@ -496,12 +573,27 @@ int main(int argc, char **argv)
     for (int i = 0; i < w.cmd.ninputs; i++) {
         const PtxasInput *in = &w.cmd.inputs[i];
         if (in->kind == INPUT_FILE && access(in->name, R_OK) != 0) run_plain(&w);   /* ptxas says why */
-        if (in->kind == INPUT_STDIN && !w.stdin_copy) {
-            size_t len;
-            char *text = read_file("-", &len, stderr);
-            w.stdin_copy = tmp_path(&w, "stdin.ptx");
-            if (!text || !write_file_atomic(w.stdin_copy, text, len)) fall_back(&w, "cannot save standard input");
-            free(text);
+        if (in->kind == INPUT_STDIN && !w.stdin_text) {
+            /* once read, standard input is gone: kept in memory too, so a
+             * fallback (a full $TMPDIR) can still give it to ptxas */
+            char *msg = NULL;
+            size_t mlen = 0;
+            FILE *em = open_memstream(&msg, &mlen);
+            if (!em) fatal_oom();
+            w.stdin_text = read_file("-", &w.stdin_len, em);
+            fclose(em);
+            if (!w.stdin_text) {
+                snprintf(err, sizeof err, "cannot read standard input (%.*s)", (int)strcspn(msg, "\n"), msg);
+                free(msg);
+                fall_back(&w, err);
+            }
+            free(msg);
+            char *path = tmp_path(&w, "stdin.ptx");
+            if (!save_quietly(path, w.stdin_text, w.stdin_len, err, sizeof err)) {
+                free(path);
+                fall_back(&w, err);
+            }
+            w.stdin_copy = path;
         }
     }
     char perr[1024];

@@ -12,15 +12,16 @@
  *
  * Exit status: 0 done, 1 bad input (or nothing could be measured),
  * 2 usage error, 3 internal error. */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/cleanup.h"
 #include "driver/fileio.h"
 #include "driver/tune_driver.h"
 #include "ir/fatal.h"
@@ -271,10 +272,21 @@ typedef struct MeasureProgress {
     int todo, done;
 } MeasureProgress;
 
+/* The report, written whole or not at all: a signal waits until it is
+ * renamed into place (the previous one stays whole before that). */
+static bool write_report(const TuneRun *run, const char *path)
+{
+    sigset_t old;
+    cleanup_hold(&old);
+    bool ok = tune_write_report(run, path);
+    cleanup_release(&old);
+    return ok;
+}
+
 static void write_partial_report(MeasureProgress *mp)
 {
     /* after a failed write, stop trying: the final write says it again */
-    if (mp->report && !tune_write_report(&mp->t->run, mp->report)) mp->report = NULL;
+    if (mp->report && !write_report(&mp->t->run, mp->report)) mp->report = NULL;
 }
 
 static void variant_measured(Variant *v, void *ctx)
@@ -377,7 +389,10 @@ static bool write_output(Tuner *t)
     if (ok) {
         size_t n;
         char *buf = read_file(ptx, &n, stderr);
+        sigset_t old;
+        cleanup_hold(&old);   /* a signal waits: no temporary file is left */
         ok = buf && write_file_atomic(t->cfg->output, buf, n);
+        cleanup_release(&old);
         free(buf);
     } else {
         fprintf(stderr, "ptxopt-tune: the combined best variant failed: %s\n", why ? why : "?");
@@ -400,7 +415,8 @@ static bool setup_workdir(Tuner *t)
     }
     const char *tmp = getenv("TMPDIR");
     t->workdir = xasprintf("%s/ptxopt-tune.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(t->workdir)) {
+    /* a signal that ends us removes it too, unless it is to be kept */
+    if (!(t->cfg->keep ? mkdtemp(t->workdir) : cleanup_mkdtemp(t->workdir))) {
         fprintf(stderr, "ptxopt-tune: cannot create a temporary directory: %s\n", strerror(errno));
         return false;
     }
@@ -408,28 +424,10 @@ static bool setup_workdir(Tuner *t)
     return true;
 }
 
-/* The temporary directory holds only plain files this program made. */
+/* The temporary directory, and whatever is in it. */
 static void remove_workdir(Tuner *t)
 {
-    DIR *d = opendir(t->workdir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                char *p = xasprintf("%s/%s", t->workdir, e->d_name);
-                unlink(p);
-                free(p);
-            }
-        closedir(d);
-    }
-    rmdir(t->workdir);
-}
-
-/* On SIGINT/SIGTERM/SIGHUP (tune_signal.c), once the children are gone. */
-static void interrupted_cleanup(void *arg)
-{
-    Tuner *t = arg;
-    if (t->temp_workdir && !t->cfg->keep) remove_workdir(t);
+    cleanup_remove_dir(t->workdir);
 }
 
 static bool resolve_arch(Tuner *t, Module *m)
@@ -486,7 +484,14 @@ int main(int argc, char **argv)
     Config cfg;
     tune_parse_args(argc, argv, &cfg);
     Tuner t = { .cfg = &cfg };
-    tune_signals_install(interrupted_cleanup, &t);
+    /* A signal from here on (driver/cleanup.h) ends the running commands
+     * with all they started (SIGTERM to each one's process group, SIGKILL
+     * 2 s later), removes a temporary working directory, says so, and
+     * ends the tuner by the same signal; nothing a command reports after
+     * it is recorded.  SIGTERM is what asks srun or ssh to stop cleanly. */
+    cleanup_install();
+    cleanup_forward_as(SIGTERM);
+    cleanup_set_message("ptxopt-tune: interrupted by ", "; stopped the running commands\n");
     char *ptxas = tune_find_ptxas(&cfg);
     if (!ptxas) {
         fputs("ptxopt-tune: ptxas not found (give --ptxas=PATH or set PTXAS)\n", stderr);
@@ -566,7 +571,7 @@ int main(int argc, char **argv)
     t.run.complete = true;
     tune_print_table(&t.run, stdout);
     fflush(stdout);
-    if (report && !tune_write_report(&t.run, report)) status = ST_BAD_INPUT;
+    if (report && !write_report(&t.run, report)) status = ST_BAD_INPUT;
     if (!all_picked) {
         fprintf(stderr, "ptxopt-tune: %s: no variant of some kernel could be %s\n", cfg.input, cfg.dry_run ? "built" : "measured");
         status = ST_BAD_INPUT;
@@ -583,7 +588,6 @@ int main(int argc, char **argv)
         else tune_progress(&t, "best (predicted): %s (%d registers, rank %d)", what, v->st.regs, v->rank);
     }
 out:
-    if (tune_interrupted()) tune_die_interrupted(); /* a signal after the last child ended */
     /* a temporary directory is kept for a dry run's table (its paths) and
      * on request; a failed run leaves nothing behind */
     if (t.temp_workdir && (!cfg.dry_run || status != ST_OK) && !cfg.keep) remove_workdir(&t);

@@ -5,7 +5,6 @@
  *   tune_space.c     the candidate space: dimensions and their product
  *   tune_ptxas.c     ptxas -v runs and what they print; cubin code hashes
  *   tune_exec.c      running a program with output captured (and a timeout)
- *   tune_signal.c    the set of running children; SIGINT/SIGTERM end them
  *   tune_measure.c   the user's measuring command: environment, time, median;
  *                    up to --jobs commands at once, each in its slot
  *   tune_resume.c    reading an earlier run's JSON report (--resume)
@@ -29,7 +28,6 @@
 #ifndef PTXOPT_TUNE_H
 #define PTXOPT_TUNE_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -39,7 +37,7 @@
 
 #define TUNE_MAX_DIMS 8
 #define TUNE_MAX_VALUES 64
-#define TUNE_MAX_JOBS 1024          /* --jobs */
+#define TUNE_MAX_JOBS 1024          /* --jobs; no more than driver/cleanup.h tracks at once */
 
 typedef struct TuneKernel TuneKernel;
 
@@ -125,27 +123,11 @@ typedef struct ExecResult {
 ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout);
 
 /* Starts argv as tune_exec does and returns at once: the child's pid (the
- * leader of its own process group, in tune_signal's set until
- * tune_child_ended), or -1 with why in err. */
+ * leader of its own process group, registered with driver/cleanup.h: the
+ * caller reaps it and calls cleanup_forget), or -1 with why in err. */
 pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, const char *err_path, char *err, size_t errsz);
 /* The exit status a shell reports for a waitpid() status. */
 int tune_exit_code(int wstatus);
-
-/* ---------------------------------------------------------- tune_signal */
-
-/* Catches SIGINT, SIGTERM and SIGHUP: the running children's groups get
- * SIGTERM at once; the waiting code then calls tune_die_interrupted(),
- * which reaps them (SIGKILL after 2 s), calls cleanup(arg) and ends the
- * process by the same signal. */
-void tune_signals_install(void (*cleanup)(void *), void *arg);
-void tune_signals_block(sigset_t *old);
-void tune_signals_restore(const sigset_t *old);
-/* In a child after fork: default handlers, the mask before the fork. */
-void tune_signals_child_reset(const sigset_t *old);
-void tune_child_started(pid_t pid);   /* with the signals blocked */
-void tune_child_ended(pid_t pid);
-int tune_interrupted(void);           /* the signal caught, or 0 */
-_Noreturn void tune_die_interrupted(void);
 
 /* The last line of a file that is not blank, without leading and trailing
  * blanks; "" if none (static buffer). */

@@ -1,8 +1,8 @@
 /* tune_exec.c — run ptxas or the user's measuring command, output captured
  * to files, with an optional timeout (see tune.h).
  *
- * The child gets its own process group so that a timeout or a signal to
- * the tuner (tune_signal.c) can end a shell command together with
+ * The child gets its own process group so that a timeout, or a signal that
+ * ends the tuner (driver/cleanup.h), can end a shell command together with
  * everything it started. */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver/cleanup.h"
 #include "driver/tune.h"
 
 static bool redirect(const char *path, int fd)
@@ -46,12 +47,10 @@ pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, co
     }
     fflush(stdout);
     fflush(stderr);
-    /* with the signals blocked from fork until the child is in the set */
-    sigset_t old;
-    tune_signals_block(&old);
-    pid_t pid = fork();
+    /* in a process group of its own, registered before a signal can be
+     * handled (driver/cleanup.h) */
+    pid_t pid = cleanup_fork(true);
     if (pid < 0) {
-        tune_signals_restore(&old);
         snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(errno));
         close(report[0]);
         close(report[1]);
@@ -59,8 +58,6 @@ pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, co
     }
     if (pid == 0) {
         close(report[0]);
-        setpgid(0, 0);
-        tune_signals_child_reset(&old);
         signal(SIGPIPE, SIG_DFL);
         int e = 0;
         int devnull = open("/dev/null", O_RDONLY);
@@ -74,9 +71,6 @@ pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, co
         if (write(report[1], &e, sizeof e) < 0) {}
         _exit(127);
     }
-    setpgid(pid, pid); /* also here: a signal must find the group even before the child runs */
-    tune_child_started(pid);
-    tune_signals_restore(&old);
     close(report[1]);
     int e = 0;
     ssize_t got;
@@ -84,7 +78,7 @@ pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, co
     close(report[0]);
     if (got == (ssize_t)sizeof e) {
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
-        tune_child_ended(pid);
+        cleanup_forget(pid);
         snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(e));
         return -1;
     }
@@ -99,7 +93,6 @@ int tune_exit_code(int wstatus)
 ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout)
 {
     ExecResult r = { .status = -1 };
-    if (tune_interrupted()) tune_die_interrupted();
     pid_t pid = tune_spawn(argv, env, out_path, err_path, r.error, sizeof r.error);
     if (pid < 0) return r;
     int status = 0;
@@ -108,8 +101,6 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
         pid_t w = waitpid(pid, &status, timeout > 0 ? WNOHANG : 0);
         if (w == pid) break;
         if (w < 0 && errno != EINTR) { status = 127 << 8; break; }
-        /* the handler has sent SIGTERM to the child's group already */
-        if (tune_interrupted()) tune_die_interrupted();
         if (w == 0 && now_s() > deadline) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
@@ -119,8 +110,7 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
         }
         if (w == 0) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
     }
-    tune_child_ended(pid);
-    if (tune_interrupted()) tune_die_interrupted();
+    cleanup_forget(pid);
     r.status = tune_exit_code(status);
     return r;
 }

@@ -23,7 +23,12 @@
  * command has been reaped, so a harness can give each slot a GPU of its own
  * (CUDA_VISIBLE_DEVICES=$PTXOPT_SLOT) or a cluster job.  Every result is a
  * function of the variant alone, so the table and the pick do not depend on
- * N; only the order of the progress lines does. */
+ * N; only the order of the progress lines does.
+ *
+ * Each command leads a process group of its own, registered with
+ * driver/cleanup.h from fork to reap: a signal that ends the tuner ends
+ * every slot's command with all it started, and since the handler never
+ * returns, a command that ends after the signal gives no result. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -34,6 +39,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "driver/cleanup.h"
 #include "driver/tune.h"
 #include "ir/clock.h"
 #include "ir/fatal.h"
@@ -200,7 +206,6 @@ void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*d
     if (!slot) fatal_oom();
     int next = 0, running = 0;
     for (;;) {
-        if (tune_interrupted()) tune_die_interrupted();
         /* every free slot takes the next variant, lowest slot first */
         for (int s = 0; s < jobs; s++)
             while (!slot[s].v && next < n) {
@@ -221,10 +226,8 @@ void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*d
             int s = 0;
             while (s < jobs && !(slot[s].v && slot[s].pid == w)) s++;
             if (s == jobs) continue; /* not a measuring command (none other runs now) */
-            tune_child_ended(w);
+            cleanup_forget(w);
             running--;
-            /* ended by the SIGTERM the handler forwarded, most likely: not a result */
-            if (tune_interrupted()) tune_die_interrupted();
             if (job_ended(ms, &slot[s], wstatus)) {
                 Variant *v = slot[s].v;
                 job_clear(&slot[s]);
@@ -239,7 +242,6 @@ void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*d
             continue;
         }
         if (w < 0 && errno != EINTR) break; /* ECHILD: nothing left to wait for */
-        if (tune_interrupted()) tune_die_interrupted();
         double now = now_ms();
         for (int s = 0; s < jobs; s++)
             if (slot[s].pid && slot[s].deadline_ms && now > slot[s].deadline_ms && !slot[s].timed_out) {

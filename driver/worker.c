@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "driver/cleanup.h"
 #include "driver/optimize.h"
 
 bool worker_start(Worker *w, WorkFn fn, void *arg, double timeout_s)
@@ -23,7 +24,7 @@ bool worker_start(Worker *w, WorkFn fn, void *arg, double timeout_s)
     if (pipe2(err, O_CLOEXEC) != 0) { close(res[0]); close(res[1]); goto fail; }
     fflush(stdout);
     fflush(stderr);
-    pid_t pid = fork();
+    pid_t pid = cleanup_fork(false);   /* a signal that ends us ends it too */
     if (pid < 0) {
         close(res[0]); close(res[1]); close(err[0]); close(err[1]);
         goto fail;
@@ -60,6 +61,7 @@ static void finish(Worker *w)
     for (int k = 0; k < 2; k++)
         if (w->fd[k] >= 0) { close(w->fd[k]); w->fd[k] = -1; }
     while (waitpid(w->pid, &w->wstatus, 0) < 0 && errno == EINTR) {}
+    cleanup_forget(w->pid);
     w->running = false;
 }
 

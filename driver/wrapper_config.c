@@ -1,6 +1,8 @@
 /* wrapper_config.c — see wrapper_config.h. */
 #include "driver/wrapper_config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,42 @@ static void bad(WrapperConfig *cfg, const char *fmt, const char *a, const char *
     snprintf(cfg->error, sizeof cfg->error, fmt, a, b);
 }
 
+/* The pipeline in `path`: nvcc runs ptxas through `sh -c` without quoting
+ * -Xptxas values, so '<', ';' and '>' of a pipeline break there; a file
+ * name survives.  Lines starting with '#' are comments and whitespace is
+ * dropped, so a pipeline can be laid out on several lines. */
+static bool read_passes_file(WrapperConfig *cfg, const char *path, const char *from)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "cannot read the pipeline file %.200s: %s", path, strerror(errno));
+        bad(cfg, "%s: %s", from, msg);
+        return false;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    bool comment = false, bol = true;
+    for (int c; (c = getc(f)) != EOF;) {
+        if (bol && c == '#') comment = true;
+        bol = c == '\n';
+        if (bol) comment = false;
+        if (comment || isspace(c)) continue;
+        if (len + 2 > cap) {
+            cap = cap ? cap * 2 : 256;
+            text = realloc(text, cap);
+            if (!text) fatal_oom();
+        }
+        text[len++] = (char)c;
+    }
+    fclose(f);
+    free(cfg->passes);
+    cfg->passes = text ? text : strdup("");
+    if (!cfg->passes) fatal_oom();
+    cfg->passes[len] = 0;
+    return true;
+}
+
 /* One option, without its "--ptxopt-" or "--" prefix; `from` names the source. */
 static void apply(WrapperConfig *cfg, const char *opt, const char *from)
 {
@@ -37,9 +75,10 @@ static void apply(WrapperConfig *cfg, const char *opt, const char *from)
         return;
     }
 #define IS(name) (n == strlen(name) && strncmp(opt, name, n) == 0)
-    if (IS("passes") || IS("report") || IS("timeout") || IS("fault")) {
+    if (IS("passes") || IS("passes-file") || IS("report") || IS("timeout") || IS("fault")) {
         if (!val) { bad(cfg, "%s: option '%s' needs a value (NAME=VALUE)", from, opt); return; }
         if (IS("passes")) set_str(&cfg->passes, val);
+        else if (IS("passes-file")) read_passes_file(cfg, val, from);
         else if (IS("report")) set_str(&cfg->report, val);
         else if (IS("timeout")) {
             char *end;
@@ -102,6 +141,8 @@ void wrapper_usage(void)
 "Wrapper options (removed before the real ptxas runs; also accepted in\n"
 "$PTXOPT_FLAGS, with or without the ptxopt- prefix):\n"
 "  --ptxopt-passes=PIPELINE  passes to run (default: $PTXOPT_PASSES, else none)\n"
+"  --ptxopt-passes-file=FILE the pipeline written in FILE (for nvcc -Xptxas, whose\n"
+"                            shell breaks '<', ';' and '>'; # comments, blanks ignored)\n"
 "  --ptxopt-report=FILE      append one JSON line per run (inputs, remarks,\n"
 "                            what was used and why)\n"
 "  --ptxopt-timeout=SECONDS  time limit for the optimization (default 60; 0: none)\n"

@@ -877,9 +877,14 @@ static bool dec_ldst(Dec *d, bool store)
         if (str_eqc(m, ".v4")) { I->vec = 4; continue; }
         if (str_eqc(m, ".v8")) { I->vec = 8; continue; }
         if (ty_from_mod(m)) { I->t = (uint8_t)ty_from_mod(m); continue; }
+        if (!store && str_eqc(m, ".nc")) { I->sub = LD_NC; continue; }
         if (is_hint(m)) continue;
         return unsup(d, "unsupported ld/st modifier");
     }
+    /* ldu, like ld.global.nc, promises data that no thread writes during the
+     * launch; stores then record their writer so that a load can check it. */
+    if (!store && d->in->op == OP_ldu) I->sub = LD_NC;
+    if (I->sub == LD_NC) d->c->p->has_nc = true;
     if (I->t == TY_NONE || I->t == TY_B128 || I->t == TY_PRED) return unsup(d, "unsupported ld/st type");
     I->op = store ? EK_ST : EK_LD;
     I->cls = EMU_CLS_MEM;

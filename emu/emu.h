@@ -13,7 +13,8 @@
  *
  * Every run either completes, or stops with one precise report (out of
  * bounds, misaligned, poison, collective misuse, .uni disagreement,
- * deadlock, livelock, barrier misuse, unsupported instruction).
+ * deadlock, livelock, barrier misuse, a stale non-coherent load,
+ * unsupported instruction).
  *
  * Typical use:
  *   EmuProgram *p = emu_program_new(module, stderr);

@@ -2,9 +2,9 @@
  *
  * Values are read at the instruction's type width (sign-extended for
  * signed types), computed in 64 bits (128 for mul.hi.64) and written back
- * masked to the destination register's width.  Division by zero gives
- * all ones (PTX: unspecified); the carry flag of add.cc/sub.cc/mad.cc is
- * per thread. */
+ * masked to the destination register's width.  Division and remainder
+ * by zero give poison (PTX: unspecified); the carry flag of
+ * add.cc/sub.cc/mad.cc is per thread. */
 #include "emu/internal.h"
 
 static inline uint64_t rd_u(const Exec *x, const EOp *o, int l, int bits) { return opv(x, o, l) & mask_bits(bits); }
@@ -186,17 +186,27 @@ void exec_int(Exec *x, const EInst *I, uint32_t em)
         FOR_LANES(l, em) {
             uint64_t r;
             bool div = I->op == EK_DIV;
-            if (sgn) {
+            uint32_t psn = psn2(opp(x, a, l), opp(x, b, l));
+            if ((opv(x, b, l) & mk) == 0) {
+                /* PTX: "an unspecified, machine-specific value".  Poison, so
+                 * that a result that matters is reported instead of one
+                 * machine's value (all ones) being taken as the answer. */
+                r = mk;
+                if (!psn) psn = emu_poison_new(x->M, PE_DIV_ZERO, x, l, (uint32_t)(I - x->M->P->code), 0, SP_NONE);
+            } else if (sgn) {
+                /* MIN / -1: PTX defines div as a / b on the type's two's
+                 * complement values and calls only division by zero
+                 * unspecified, so the quotient wraps to MIN and the
+                 * remainder is 0 (C's undefined overflow is the front end's
+                 * business, not PTX's). */
                 int64_t va = rd_s(x, a, l, bits), vb = rd_s(x, b, l, bits);
-                if (vb == 0) r = div ? mk : (uint64_t)va;
-                else if (vb == -1) r = div ? (uint64_t)(-(uint64_t)va) : 0;
+                if (vb == -1) r = div ? (uint64_t)(-(uint64_t)va) : 0;
                 else r = (uint64_t)(div ? va / vb : va % vb);
             } else {
                 uint64_t va = rd_u(x, a, l, bits), vb = rd_u(x, b, l, bits);
-                if (vb == 0) r = div ? mk : va;
-                else r = div ? va / vb : va % vb;
+                r = div ? va / vb : va % vb;
             }
-            opw(x, d, l, r & mk, psn2(opp(x, a, l), opp(x, b, l)));
+            opw(x, d, l, r & mk, psn);
         }
         return;
     case EK_ABS:

@@ -1,7 +1,9 @@
 /* exec_mem.c — ld/ldu/st (all spaces, vectors), atom/red (every
  * operation, cas, exch, inc/dec, float add) and cp.async (performed
  * synchronously: commit/wait are no-ops).  Lanes access memory one after
- * the other, which is one sequentially consistent interleaving. */
+ * the other, which is one sequentially consistent interleaving (for
+ * atomics an order that varies with the ITS seed: atom_order).  Non-coherent
+ * loads of written memory are checked in ncload.c. */
 #include "emu/fp.h"
 #include "emu/internal.h"
 
@@ -35,6 +37,7 @@ void exec_ld(Exec *x, const EInst *I, uint32_t em)
         addr[l] = mem_addr_of(x, a, l, &psn);
         MemRef r;
         if (!mem_ref(x, I, l, I->space, addr[l], size, false, &r)) return;
+        if (I->sub == LD_NC && r.alloc && !nc_check_load(x, I, l, &r, addr[l], size)) return;
         for (uint32_t k = 0; k < n; k++) {
             MemRef rk = r;
             rk.p += k * es;
@@ -64,6 +67,7 @@ void exec_st(Exec *x, const EInst *I, uint32_t em)
         addr[l] = mem_addr_of(x, a, l, &psn);
         MemRef r;
         if (!mem_ref(x, I, l, I->space, addr[l], size, true, &r)) return;
+        nc_note_write(x, I, &r, size);
         for (uint32_t k = 0; k < n; k++) {
             MemRef rk = r;
             rk.p += k * es;
@@ -126,6 +130,34 @@ static uint64_t atom_new(const EInst *I, uint64_t old, uint64_t b, uint64_t c, b
     }
 }
 
+/* The order in which the lanes of one warp-wide atomic apply.  PTX gives
+ * none, and on hardware it varies.  hanoi and strict keep ascending lane
+ * order (deterministic, as documented); ITS draws a permutation from the
+ * seed, the warp-issue count and the pc, apart from the scheduler's random
+ * stream (so the schedule itself does not change), so that a kernel whose
+ * result depends on the order (a float sum, the values exch, cas or inc
+ * return) gives different results under different seeds and --diff reports
+ * it as schedule-dependent. */
+static int atom_order(const Exec *x, const EInst *I, uint32_t em, uint8_t *order)
+{
+    int n = 0;
+    FOR_LANES(l, em) order[n++] = (uint8_t)l;
+    const Machine *M = x->M;
+    if (M->L->policy != EMU_POLICY_ITS || n < 2) return n;
+    uint64_t s = (M->L->seed + 1) * 0x9e3779b97f4a7c15ull ^ M->clock * 0xd1b54a32d192ed03ull ^ (uint64_t)(I - M->P->code);
+    for (int i = n - 1; i > 0; i--) {   /* Fisher-Yates with splitmix64 */
+        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        int j = (int)(z % (uint64_t)(i + 1));
+        uint8_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    return n;
+}
+
 void exec_atom(Exec *x, const EInst *I, uint32_t em)
 {
     bool red = I->sub2;
@@ -138,11 +170,15 @@ void exec_atom(Exec *x, const EInst *I, uint32_t em)
         if (bad) { poisoned_address(x, I, a, em); return; }
     }
     uint64_t addr[32];
-    FOR_LANES(l, em) {
+    uint8_t order[32];
+    int n = atom_order(x, I, em, order);
+    for (int k = 0; k < n; k++) {
+        int l = order[k];
         uint32_t psn;
         addr[l] = mem_addr_of(x, a, l, &psn);
         MemRef r;
         if (!mem_ref(x, I, l, I->space, addr[l], size, true, &r)) return;
+        nc_note_write(x, I, &r, size);
         uint64_t old = mem_load(&r, size);
         uint32_t opsn = mem_load_psn(x, &r, size, l, I, addr[l], r.space);
         uint64_t vb = opv(x, b, l), vc = I->sub == AO_CAS ? opv(x, c, l) : 0;

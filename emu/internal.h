@@ -131,6 +131,9 @@ enum { AO_ADD, AO_MIN, AO_MAX, AO_INC, AO_DEC, AO_AND, AO_OR, AO_XOR, AO_EXCH, A
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
+/* Loads (EInst.sub of EK_LD): LD_NC is ld.global.nc or ldu, whose data must
+ * stay unwritten for the whole launch (ncload.c). */
+enum { LD_PLAIN, LD_NC };
 
 typedef struct EInst {
     uint16_t op;       /* EK_* */
@@ -217,6 +220,7 @@ struct EmuProgram {
     uint32_t dyn_align;
     uint32_t modlocal_size;
     uint32_t nregs_total;
+    bool has_nc;                /* some load is .nc or ldu: global stores record their writer (ncload.c) */
     FILE *diag;
 };
 
@@ -242,6 +246,8 @@ typedef struct Alloc {
     int arg;                    /* kernel argument index, or -1 */
     const char *name;
     uint32_t poison_origin;     /* first poison value stored here */
+    uint32_t *wpc;              /* per byte: pc + 1 of the last store or atomic of this launch, 0 when
+                                   never written; allocated at the first write, only when P->has_nc */
 } Alloc;
 
 typedef struct Frame {
@@ -321,7 +327,7 @@ typedef struct PoisonEvent {
     uint64_t addr;
     uint8_t space;
 } PoisonEvent;
-enum { PE_NEVER_WRITTEN_MEM, PE_POISON_MEM, PE_SHFL_SOURCE, PE_COLL_SOURCE, PE_CARRY, PE_COUNT };
+enum { PE_NEVER_WRITTEN_MEM, PE_POISON_MEM, PE_SHFL_SOURCE, PE_COLL_SOURCE, PE_CARRY, PE_DIV_ZERO, PE_COUNT };
 
 typedef struct Machine {
     EmuProgram *P;
@@ -448,6 +454,12 @@ uint32_t mem_load_psn(Exec *x, const MemRef *r, uint32_t size, int l, const EIns
 void mem_store_psn(Machine *M, const MemRef *r, uint32_t size, uint32_t psn);
 uint64_t mem_addr_of(Exec *x, const EOp *a, int l, uint32_t *psn);
 void mem_count_access(Exec *x, const EInst *I, uint32_t em, const uint64_t *addr, uint32_t size, bool store);
+
+/* Non-coherent loads (ncload.c).  nc_note_write records a store or atomic
+ * to global memory; nc_check_load stops the run (UB_NC_WRITTEN, returns
+ * false) when an ld.global.nc/ldu of lane l reads a byte this launch wrote. */
+void nc_note_write(Exec *x, const EInst *I, const MemRef *r, uint32_t size);
+bool nc_check_load(Exec *x, const EInst *I, int l, const MemRef *r, uint64_t addr, uint32_t size);
 
 /* Calls (calls.c). */
 bool emu_do_call(Exec *x, const EInst *I, int l, uint32_t callee, uint32_t call_pc);

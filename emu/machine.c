@@ -378,6 +378,7 @@ void machine_free(Machine *M)
     for (uint32_t i = 0; i < M->nallocs; i++) {
         free(M->allocs[i].data);
         free(M->allocs[i].sh);
+        free(M->allocs[i].wpc);
         if (M->allocs[i].arg >= 0) free((char *)M->allocs[i].name);
     }
     free(M->allocs);

@@ -176,6 +176,10 @@ void emu_describe_poison(Machine *M, uint32_t psn)
         msg_add(M, "  origin: %s:%u: '%s' read lane %llu, which is not in the membermask, has exited or does not exist (lane %u of warp %u)\n",
                 P->m->filename, emu_inst_line(I), text, (unsigned long long)e->addr, e->lane, e->warp);
         break;
+    case PE_DIV_ZERO:
+        msg_add(M, "  origin: %s:%u: '%s' divided by zero (lane %u of warp %u, CTA #%llu); PTX leaves the result unspecified\n",
+                P->m->filename, emu_inst_line(I), text, e->lane, e->warp, (unsigned long long)e->cta);
+        break;
     case PE_COLL_SOURCE:
         msg_add(M, "  origin: %s:%u: '%s' combined a poisoned value\n", P->m->filename, emu_inst_line(I), text);
         break;

@@ -15,7 +15,19 @@
  * wraps (i = INT_MAX).  We prove equality under the premise that, for every
  * widened 32-bit subterm x of A, the neighbour's x does not wrap relative to
  * ours: ext(x') == ext(x) + sext(x' - x).  (The research note's option (c):
- * CUDA/C indices do not overflow; PTXASW instead compared modulo 2^32.)
+ * CUDA/C signed indices do not overflow; PTXASW instead compared modulo
+ * 2^32.)  A zero-extended (unsigned) index may wrap by definition: the
+ * premise is used for it only where value ranges prove it
+ * (shfl_zext_no_wrap), else the pair needs the runtime address check
+ * (unsigned=1) or is refused.
+ *
+ * Lanes (issue 10).  The proof is an equation between lane l+N's S and
+ * lane l's D.  Rule: every maximal subterm of S's address that is not a
+ * function of the lane must be proven warp-uniform (shfl_lane_varying,
+ * from the uniformity analysis), or there is no rewrite, with a remark
+ * naming the value; %laneid is a function of the lane and shifts by N with
+ * %tid.x (in_lane).  N = 0 copies (one lane) and the loop form (the
+ * addresses are compared at run time) do not depend on it.
  *
  * Legality (research §6.2, issue 6 item 2):
  *   - S dominates D (block dominance, or earlier in the same block) and D
@@ -29,8 +41,11 @@
  *     S's outermost loop may write S's memory (the value another lane
  *     loaded in another iteration is then still the value in memory);
  *   - no store, atomic, call, barrier or fence that may write S's memory on
- *     a path from S to D, unless S is immutable (ld.global.nc, or a
- *     read-only parameter); only stores to another declared variable are
+ *     any path from S to D that does not pass S again, including paths
+ *     through back edges of loops that contain D but not S (a write after
+ *     D in such a loop is read by D in the next iteration), unless S's
+ *     value cannot change for D (see unchanging); only stores to another
+ *     declared variable are
  *     known not to alias (two pointer parameters may);
  *   - same type (32- or 64-bit), plain loads of .global only; predicated,
  *     vector, volatile/ordered loads are skipped with a remark;
@@ -53,7 +68,8 @@
 
 #define PASS "shuffle"
 
-static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", "loops", NULL };
+static const char *const shuffle_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove", "loops",
+                                             "unsigned", "clamp", NULL };
 
 /* prove=: who accepts a pair (see prove_shift). */
 typedef enum ProveMode { PROVE_AUTO, PROVE_Z3, PROVE_REWRITE } ProveMode;
@@ -63,6 +79,8 @@ typedef struct Options {
     long budget_ms;     /* per kernel; 0: none */
     bool no_corner, no_load;
     bool loops;         /* sources in loops (with the runtime address check) */
+    bool unsign;        /* unsigned indices that may wrap (with the runtime address check) */
+    bool clamp;         /* clamped (min/max) indices (with the runtime address check) */
     ProveMode prove;
 } Options;
 
@@ -81,7 +99,9 @@ static bool read_options(const PassInvocation *inv, int sm, Options *o, char *er
         !pass_arg_int(inv, "budget-ms", &o->budget_ms, 10000, err, errsz) ||
         !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
         !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz) ||
-        !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz))
+        !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz) ||
+        !pass_arg_bool(inv, "unsigned", &o->unsign, !modern, err, errsz) ||
+        !pass_arg_bool(inv, "clamp", &o->clamp, !modern, err, errsz))
         return false;
     if (o->max_delta < 0 || o->max_delta > 31) {
         snprintf(err, errsz, "max-delta=%ld is outside 0..31", o->max_delta);
@@ -120,7 +140,8 @@ static bool shuffle_validate(const PassInvocation *inv, char *err, size_t errsz)
 /* Why a load is not rewritten, in the order the checks advance: the
  * furthest stage reached is the one reported. */
 typedef enum Why {
-    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_LOOP_OFF, WHY_LOOP_CLOBBER, WHY_CLOBBER,
+    WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_CLAMP_OFF, WHY_LOOP_OFF, WHY_LANE_VARYING, WHY_UNSIGNED,
+    WHY_LOOP_CLOBBER, WHY_CHECK_FORM, WHY_CLOBBER,
     WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT
 } Why;
 
@@ -130,7 +151,8 @@ typedef struct Load {
     const Term *addr;
     Str type;
     int bits;
-    bool immutable;    /* .nc or a read-only parameter: no store can change it */
+    bool nc;           /* ld.global.nc */
+    bool readonly;     /* a read-only parameter (const __restrict__): no store can change it */
     bool eligible;     /* may take part at all */
     bool dst_ok;       /* may be a destination */
     const char *skip;  /* why not eligible */
@@ -182,14 +204,14 @@ static const Term *unmodelled_atom(const Term *a, int depth)
     return NULL;
 }
 
-static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const Term *tid, Load *l)
+static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const LaneFacts *lf, Load *l)
 {
     const Instr *in = &l->st->u.instr;
     l->addr = a->addr;
     l->type = instr_type(in);
     l->bits = type_bits(l->type);
-    l->immutable = (a->flags & MACC_NC) ||
-                   (a->base.kind == BASE_PARAM && a->base.index < mi->nparams && mi->param_readonly[a->base.index]);
+    l->nc = a->flags & MACC_NC;
+    l->readonly = a->base.kind == BASE_PARAM && a->base.index < mi->nparams && mi->param_readonly[a->base.index];
     if (in->guard) l->skip = "predicated load (not rewritten)";
     else if (instr_has_mod(in, ".v2") || instr_has_mod(in, ".v4") || instr_has_mod(in, ".v8"))
         l->skip = "vector load (not rewritten)";
@@ -203,10 +225,11 @@ static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const 
     else if (reg_bits(in->ops[0].u.reg) != l->bits)
         l->skip = "destination register is wider than the loaded type";
     else if (!l->addr) l->skip = "address not modelled";
-    else if (!tid || !term_mentions(l->addr, tid))
+    else if (!lf->tid || !term_mentions(l->addr, lf->tid))
         l->skip = unmodelled_atom(l->addr, 0)
                       ? "address not tid-affine: it goes through a loop-carried value or merge that is not an induction variable"
-                      : "address does not depend on %tid.x (warp-uniform)";
+                  : shfl_mentions_lane(lf, l->addr) ? "address depends on %laneid but not on %tid.x"
+                                                    : "address does not depend on %tid.x";
     l->eligible = l->skip == NULL;
     l->dst_ok = l->eligible && !reg_in_operand(&in->ops[1], in->ops[0].u.reg);
     (void)fn;
@@ -216,13 +239,13 @@ static void classify(Function *fn, const MemInfo *mi, const MemAccess *a, const 
 
 typedef struct Ctx {
     Function *fn;
+    LaneFacts lf;
     const Cfg *cfg;
     const DomTree *dom;
     const LoopInfo *li;
     const Uniformity *uni;
     const MemInfo *mi;
     TermTable *tt;
-    const Term *tid;
     ProofSession *ps;
     Options o;
     uint8_t *fwd, *bwd;     /* scratch [n] */
@@ -257,46 +280,106 @@ static bool writes_memory(const Ctx *c, uint32_t i)
     return refs_writes_memory(&c->cfg->instr[i]->u.instr, c->cfg->iflags[i]);
 }
 
-static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, uint32_t *at)
+/* What a path scan looks for: an instruction that changes S's value in
+ * memory, or one that overwrites S's destination register. */
+typedef bool (*Hit)(Ctx *c, const Load *s, uint32_t i);
+
+static bool clobber_hit(Ctx *c, const Load *s, uint32_t i) { return writes_memory(c, i) && clobbers(c, s, i); }
+
+static bool in_range(Ctx *c, const Load *s, Hit hit, uint32_t from, uint32_t to, uint32_t *at)
 {
     for (uint32_t i = from; i < to; i++)
-        if (writes_memory(c, i) && clobbers(c, s, i)) {
+        if (hit(c, s, i)) {
             *at = i;
             return true;
         }
     return false;
 }
 
-/* A write on a path from S to D that does not pass S again.  *at gets it. */
-static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
+static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, uint32_t *at)
 {
-    if (s->immutable) return false;
+    return in_range(c, s, clobber_hit, from, to, at);
+}
+
+/* Marks in `mark` the blocks reachable from the blocks on c->stack[0..sp)
+ * by edges (successors, or predecessors when `back`), never entering or
+ * passing `stop`. */
+static void flood(Ctx *c, uint8_t *mark, uint32_t sp, uint32_t stop, bool back)
+{
     const Cfg *g = c->cfg;
-    uint32_t sb = s->block, db = d->block;
-    if (sb == db) return clobber_in_range(c, s, s->instr + 1, d->instr, at);
-    if (clobber_in_range(c, s, s->instr + 1, g->block_instr[sb + 1], at)) return true;
-    if (clobber_in_range(c, s, g->block_instr[db], d->instr, at)) return true;
-    /* blocks strictly between: reachable from sb and reaching db, through neither */
+    while (sp) {
+        uint32_t b = c->stack[--sp];
+        if (b >= g->n || b == stop || mark[b]) continue;
+        mark[b] = 1;
+        uint32_t n = back ? cfg_npred(g, b) : cfg_nsucc(g, b);
+        const uint32_t *next = back ? cfg_preds(g, b) : cfg_succs(g, b);
+        for (uint32_t k = 0; k < n; k++) c->stack[sp++] = next[k];
+    }
+}
+
+/* May D read what S read without any clobber check?  A read-only
+ * parameter (const __restrict__: nothing in the kernel writes it), or both
+ * loads .nc: ld.global.nc promises the memory is not written while the
+ * kernel runs, and a D that reads written memory through it may see a
+ * stale value on hardware anyway (the emulator reports it).  A .nc source
+ * and a plain destination are not enough: the plain load must see a
+ * store the kernel made in between (issue 10, found by the emulator's
+ * UB_NC_WRITTEN check). */
+static bool unchanging(const Load *s, const Load *d)
+{
+    return s->readonly || (s->nc && d->nc);
+}
+
+/* An instruction (hit) on a path from S to D that does not pass S again, *including*
+ * paths that pass D and come back to it: D in a loop that S is not in
+ * reads, in every iteration after the first, what the loop body wrote
+ * after D in the iteration before (issue 10: legality covers the back
+ * edges of loops that contain D but not S).  *at gets the write.
+ *   - same block, S before D: only the instructions between them (any
+ *     path that leaves the block comes back through S);
+ *   - else: S's block after S; every block reachable from S and reaching
+ *     D without passing S, D's block included when D reaches itself so;
+ *     D's block before D in any case. */
+static bool hit_between(Ctx *c, const Load *s, const Load *d, Hit hit, uint32_t *at)
+{
+    const Cfg *g = c->cfg;
+    uint32_t sb = s->block, db = d->block, sp = 0;
+    if (sb == db) return in_range(c, s, hit, s->instr + 1, d->instr, at);
+    if (in_range(c, s, hit, s->instr + 1, g->block_instr[sb + 1], at)) return true;
+    if (in_range(c, s, hit, g->block_instr[db], d->instr, at)) return true;
     memset(c->fwd, 0, g->n + 1);
     memset(c->bwd, 0, g->n + 1);
-    uint32_t sp = 0;
     for (uint32_t k = 0; k < cfg_nsucc(g, sb); k++) c->stack[sp++] = cfg_succs(g, sb)[k];
-    while (sp) {
-        uint32_t b = c->stack[--sp];
-        if (b >= g->n || b == sb || b == db || c->fwd[b]) continue;
-        c->fwd[b] = 1;
-        for (uint32_t k = 0; k < cfg_nsucc(g, b); k++) c->stack[sp++] = cfg_succs(g, b)[k];
-    }
+    flood(c, c->fwd, sp, sb, false);
+    sp = 0;
     for (uint32_t k = 0; k < cfg_npred(g, db); k++) c->stack[sp++] = cfg_preds(g, db)[k];
-    while (sp) {
-        uint32_t b = c->stack[--sp];
-        if (b >= g->n || b == sb || b == db || c->bwd[b]) continue;
-        c->bwd[b] = 1;
-        for (uint32_t k = 0; k < cfg_npred(g, b); k++) c->stack[sp++] = cfg_preds(g, b)[k];
-    }
+    flood(c, c->bwd, sp, sb, true);
+    /* db itself is in both sets exactly when a path D -> ... -> D avoids S */
     for (uint32_t b = 0; b < g->n; b++)
-        if (c->fwd[b] && c->bwd[b] && clobber_in_range(c, s, g->block_instr[b], g->block_instr[b + 1], at)) return true;
+        if (c->fwd[b] && c->bwd[b] && in_range(c, s, hit, g->block_instr[b], g->block_instr[b + 1], at)) return true;
     return false;
+}
+
+static bool clobbered_between(Ctx *c, const Load *s, const Load *d, uint32_t *at)
+{
+    return !unchanging(s, d) && hit_between(c, s, d, clobber_hit, at);
+}
+
+static bool writes_src_reg(Ctx *c, const Load *s, uint32_t i)
+{
+    const Ssa *ssa = c->lf.ssa;
+    uint32_t r = s->st->u.instr.ops[0].u.reg->id;
+    for (uint32_t k = ssa->def_start[i]; k < ssa->def_start[i + 1]; k++)
+        if (ssa->v[ssa->defs[k]].reg == r) return true;
+    return false;
+}
+
+/* Does S's destination register still hold S's value at D (no write to it
+ * on any path between)?  Then D can shuffle it without a copy. */
+static bool src_reg_survives(Ctx *c, const Load *s, const Load *d)
+{
+    uint32_t at;
+    return !hit_between(c, s, d, writes_src_reg, &at);
 }
 
 /* -------------------------------------------------------------- proof */
@@ -309,19 +392,32 @@ static bool is_index_widening(const Term *a)
     return (a->op == T_SEXT || a->op == T_ZEXT) && a->n == 1 && a->width == 64 && a->args[0]->width == 32;
 }
 
+static bool mentions_lane(const Ctx *c, const Term *t) { return shfl_mentions_lane(&c->lf, t); }
+
+/* t as lane l+n sees it: %tid.x + n and %laneid + n (the row guard and the
+ * lane-range test of the template make both true where the shuffle is used). */
+static const Term *in_lane(Ctx *c, const Term *t, int64_t n)
+{
+    const Term *tid = c->lf.tid, *lane = c->lf.laneid;
+    if (tid && term_mentions(t, tid)) t = term_subst(c->tt, t, tid, term_add(c->tt, tid, term_const(c->tt, tid->width, (uint64_t)n)));
+    if (lane && term_mentions(t, lane))
+        t = term_subst(c->tt, t, lane, term_add(c->tt, lane, term_const(c->tt, lane->width, (uint64_t)n)));
+    return t;
+}
+
 /* Premise: no widened 32-bit subterm of A wraps between our lane and the
  * neighbour's (see the file comment). */
-static const Term *no_wrap_premise(Ctx *c, const Term *a, const Term *shifted_tid, const Term *premise, int depth)
+static const Term *no_wrap_premise(Ctx *c, const Term *a, int64_t n, const Term *premise, int depth)
 {
-    if (depth > 64 || !term_mentions(a, c->tid)) return premise;
+    if (depth > 64 || !mentions_lane(c, a)) return premise;
     if (is_index_widening(a)) {
-        const Term *x = a->args[0], *x2 = term_subst(c->tt, x, c->tid, shifted_tid);
+        const Term *x = a->args[0], *x2 = in_lane(c, x, n);
         const Term *lhs = term_unop(c->tt, (TermOp)a->op, a->width, x2);
         const Term *rhs = term_add(c->tt, a, term_unop(c->tt, T_SEXT, a->width, term_sub(c->tt, x2, x)));
         const Term *cond = term_binop(c->tt, T_EQ, lhs, rhs);
         premise = premise ? term_binop(c->tt, T_AND, premise, cond) : cond;
     }
-    for (uint32_t i = 0; i < a->n; i++) premise = no_wrap_premise(c, a->args[i], shifted_tid, premise, depth + 1);
+    for (uint32_t i = 0; i < a->n; i++) premise = no_wrap_premise(c, a->args[i], n, premise, depth + 1);
     return premise;
 }
 
@@ -330,28 +426,28 @@ static const Term *no_wrap_premise(Ctx *c, const Term *a, const Term *shifted_ti
  * (x' the shifted x).  Under the premise the result equals A[tid := tid+N];
  * when it is B itself (hash-consed: the same pointer) the equality is proved
  * without the solver.  NULL when A holds an operation we do not rebuild. */
-static const Term *shift_under_premise(Ctx *c, const Term *a, const Term *t2, int depth)
+static const Term *shift_under_premise(Ctx *c, const Term *a, int64_t n, int depth)
 {
     if (depth > 64) return NULL;
-    if (!term_mentions(a, c->tid)) return a;
-    if (a == c->tid) return t2;
+    if (!mentions_lane(c, a)) return a;
+    if (a == c->lf.tid || a == c->lf.laneid) return in_lane(c, a, n);
     TermTable *tt = c->tt;
     const Term *x[3] = { NULL, NULL, NULL };
     switch ((TermOp)a->op) {
     case T_SEXT: case T_ZEXT:
         if (is_index_widening(a)) {
-            const Term *x2 = term_subst(tt, a->args[0], c->tid, t2);
+            const Term *x2 = in_lane(c, a->args[0], n);
             return term_add(tt, a, term_unop(tt, T_SEXT, a->width, term_sub(tt, x2, a->args[0])));
         }
-        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1))) return NULL; /* exact, no premise */
+        if (!(x[0] = shift_under_premise(c, a->args[0], n, depth + 1))) return NULL; /* exact, no premise */
         return term_unop(tt, (TermOp)a->op, a->width, x[0]);
     case T_TRUNC:
-        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1))) return NULL;
+        if (!(x[0] = shift_under_premise(c, a->args[0], n, depth + 1))) return NULL;
         return term_unop(tt, (TermOp)a->op, a->width, x[0]);
     case T_ADD: {
         const Term *sum = term_const(tt, a->width, a->k);
         for (uint32_t i = 0; i < a->n; i++) {
-            const Term *ai = shift_under_premise(c, a->args[i], t2, depth + 1);
+            const Term *ai = shift_under_premise(c, a->args[i], n, depth + 1);
             if (!ai) return NULL;
             sum = term_add(tt, sum, term_scale(tt, ai, a->coef[i]));
         }
@@ -359,8 +455,8 @@ static const Term *shift_under_premise(Ctx *c, const Term *a, const Term *t2, in
     }
     case T_MUL: case T_AND: case T_OR: case T_XOR: case T_SHL: case T_LSHR: case T_ASHR:
         if (a->n != 2) return NULL;
-        if (!(x[0] = shift_under_premise(c, a->args[0], t2, depth + 1)) ||
-            !(x[1] = shift_under_premise(c, a->args[1], t2, depth + 1)))
+        if (!(x[0] = shift_under_premise(c, a->args[0], n, depth + 1)) ||
+            !(x[1] = shift_under_premise(c, a->args[1], n, depth + 1)))
             return NULL;
         return term_binop(tt, (TermOp)a->op, x[0], x[1]);
     default:
@@ -378,8 +474,8 @@ static const Term *abstract(Ctx *c, const Term *a, int depth)
 {
     if (depth > 64) return NULL;
     TermTable *tt = c->tt;
-    if (a->op == T_CONST || a == c->tid) return a;
-    if (!term_mentions(a, c->tid))
+    if (a->op == T_CONST || a == c->lf.tid || a == c->lf.laneid) return a;
+    if (!mentions_lane(c, a))
         return term_var(tt, a->width, arena_printf(&c->fn->mod->arena, "k%u", a->id));
     const Term *x[3];
     if (a->n > 3 && a->op != T_ADD) return NULL;
@@ -414,10 +510,9 @@ static const Term *abstract(Ctx *c, const Term *a, int depth)
  * premise -> A'[tid := tid+N] == B' on the abstracted addresses. */
 static ProofClaim shift_claim(Ctx *c, const Term *A, const Term *B, int64_t n)
 {
-    const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
     const Term *a = abstract(c, A, 0), *b = abstract(c, B, 0);
     if (!a || !b) a = A, b = B; /* the real terms, uninterpreted functions and all */
-    return (ProofClaim){ .premise = no_wrap_premise(c, a, t2, NULL, 0), .x = term_subst(c->tt, a, c->tid, t2), .y = b };
+    return (ProofClaim){ .premise = no_wrap_premise(c, a, n, NULL, 0), .x = in_lane(c, a, n), .y = b };
 }
 
 static ProofSession *session(Ctx *c)
@@ -444,8 +539,7 @@ static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, 
     cex[0] = 0;
     *by_z3 = false;
     if (c->o.prove != PROVE_Z3 || !proof_available()) {
-        const Term *t2 = term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n));
-        if (shift_under_premise(c, A, t2, 0) == B) return PROOF_PROVED;
+        if (shift_under_premise(c, A, n, 0) == B) return PROOF_PROVED;
         if (!proof_available()) return PROOF_UNKNOWN;
     }
     ProofClaim cl = shift_claim(c, A, B, n);
@@ -466,7 +560,10 @@ static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, 
 typedef struct Cand {
     uint32_t src;      /* index into loads */
     int delta;
-    bool check;        /* needs the runtime address check (S in a loop) */
+    bool check;        /* needs the runtime address check (S in a loop, or an unsigned index) */
+    bool loop;         /* ... because S is in a loop */
+    bool clamp;        /* ... because the addresses clamp their indices */
+    const Term *a, *b; /* what the proof relates: the addresses, or their unclamped forms */
     int8_t proved;     /* -1 not yet, 0 failed, 1 proved */
     bool by_z3;        /* proved by the solver itself (else: to be confirmed) */
 } Cand;
@@ -492,8 +589,17 @@ static const char *why_text(Why w)
     case WHY_NO_SHIFT: return "no partner: no earlier load at a constant distance along %tid.x within max-delta";
     case WHY_LOOP_OFF:
         return "source in a loop: its runtime address check costs two more shuffles, off by default on sm_70 and newer (loops=1)";
+    case WHY_CLAMP_OFF:
+        return "clamped index: the unclamped addresses are a shift apart, but only the runtime address check (clamp=1) "
+               "can tell where the clamp bites";
+    case WHY_LANE_VARYING:
+        return "lanes: a value in the source's address is not a function of the lane and not proven warp-uniform";
+    case WHY_UNSIGNED:
+        return "unsigned index may wrap between lanes (value ranges do not bound it); the runtime address check "
+               "(unsigned=1) would cover it";
     case WHY_LOOP_CLOBBER:
         return "alias: the source is in a loop that may write its memory (lanes of one warp may run different iterations together)";
+    case WHY_CHECK_FORM: return "the runtime address check needs [register+offset] addresses";
     case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
     case WHY_PROOF_REFUTED: return "proof failed";
     case WHY_PROOF_UNKNOWN: return "proof unknown (time limit, or built without Z3)";
@@ -524,9 +630,9 @@ static bool iterations_together(const Ctx *c, const Load *s)
  * S's outermost loop (the whole function when the CFG is irreducible);
  * code before the loop can only race with the other lane's load, which
  * the program's own semantics already leave undefined. */
-static bool loop_clobbered(Ctx *c, const Load *s, uint32_t *at)
+static bool loop_clobbered(Ctx *c, const Load *s, const Load *d, uint32_t *at)
 {
-    if (s->immutable) return false;
+    if (unchanging(s, d)) return false;
     const Cfg *g = c->cfg;
     uint32_t l = c->li->innermost[s->block];
     if (l == ANA_NONE || c->li->irreducible) return clobber_in_range(c, s, 0, g->block_instr[g->n], at);
@@ -555,6 +661,40 @@ static bool dominates(const Ctx *c, const Load *s, const Load *d)
     return dom_dominates(c->dom, s->block, d->block);
 }
 
+/* a with every min/max that clamps a lane-dependent index replaced by that
+ * index (the one operand that mentions the lane); NULL when a term is too
+ * deep.  Only ever used with the runtime address check. */
+static const Term *unclamped(Ctx *c, const Term *a, int depth)
+{
+    if (depth > 64) return NULL;
+    if (!mentions_lane(c, a) || a->n == 0) return a;
+    TermOp op = (TermOp)a->op;
+    if ((op == T_SMIN || op == T_SMAX || op == T_UMIN || op == T_UMAX) && a->n == 2 &&
+        mentions_lane(c, a->args[0]) != mentions_lane(c, a->args[1]))
+        return unclamped(c, mentions_lane(c, a->args[0]) ? a->args[0] : a->args[1], depth + 1);
+    const Term *x[3];
+    switch (op) {
+    case T_ADD: {
+        const Term *sum = term_const(c->tt, a->width, a->k);
+        for (uint32_t i = 0; i < a->n; i++) {
+            const Term *ai = unclamped(c, a->args[i], depth + 1);
+            if (!ai) return NULL;
+            sum = term_add(c->tt, sum, term_scale(c->tt, ai, a->coef[i]));
+        }
+        return sum;
+    }
+    case T_ZEXT: case T_SEXT: case T_TRUNC:
+        return (x[0] = unclamped(c, a->args[0], depth + 1)) ? term_unop(c->tt, op, a->width, x[0]) : NULL;
+    case T_MUL: case T_SHL: case T_AND: case T_OR: case T_XOR: case T_LSHR: case T_ASHR:
+    case T_SMIN: case T_SMAX: case T_UMIN: case T_UMAX:
+        if (a->n != 2 || !(x[0] = unclamped(c, a->args[0], depth + 1)) || !(x[1] = unclamped(c, a->args[1], depth + 1)))
+            return NULL;
+        return term_binop(c->tt, op, x[0], x[1]);
+    default:
+        return a; /* not rebuilt: left as it is (no clamp found inside) */
+    }
+}
+
 /* Candidates of d, cheapest |N| first (legality checked, not yet proved). */
 static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
 {
@@ -574,10 +714,27 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
         int64_t N = 0;
         /* the same address (hash-consed) is N = 0 even where term_solve_shift
          * cannot see %tid.x linearly, e.g. a[idx[i]] loaded twice */
+        bool clamped = false;
+        const Term *sa = s->addr, *da = d->addr;
         if (s->addr != d->addr &&
-            !term_solve_shift(c->tt, s->addr, d->addr, c->tid, -c->o.max_delta, c->o.max_delta, &N)) {
-            set_why(d, WHY_NO_SHIFT, "%s", "");
-            continue;
+            !term_solve_shift(c->tt, s->addr, d->addr, c->lf.tid, -c->o.max_delta, c->o.max_delta, &N)) {
+            /* clamp-to-edge indices (min/max): the unclamped addresses may
+             * be a shift apart.  Where the offset sits inside the clamp
+             * (min(max(x + dx, 0), w - 1)) the shift commutes with it and
+             * the clamped addresses are equal too (the proof decides);
+             * otherwise only the runtime address check can tell where the
+             * clamp bites. */
+            sa = unclamped(c, s->addr, 0), da = unclamped(c, d->addr, 0);
+            if (!(sa && da && (sa != s->addr || da != d->addr) &&
+                  term_solve_shift(c->tt, sa, da, c->lf.tid, -c->o.max_delta, c->o.max_delta, &N) && N != 0)) {
+                set_why(d, WHY_NO_SHIFT, "%s", "");
+                continue;
+            }
+            clamped = in_lane(c, s->addr, N) != d->addr;
+            if (clamped && !c->o.clamp) {
+                set_why(d, WHY_CLAMP_OFF, "(N = %d from line %u)", (int)N, s->st->line);
+                continue;
+            }
         }
         /* D after S's loop: S's copy is from the lane's last iteration that
          * reached S, and the address registers may have moved on since;
@@ -588,24 +745,45 @@ static int candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             continue;
         }
         uint32_t at;
-        bool check = N != 0 && !iterations_together(c, s);
-        if (check && !c->o.loops) {
+        char text[96];
+        bool loop_check = N != 0 && !iterations_together(c, s), wrap_check = false;
+        if (loop_check && !c->o.loops) {
             set_why(d, WHY_LOOP_OFF, "%s", "");
             continue;
         }
-        if (check && loop_clobbered(c, s, &at)) {
+        /* Lane l's D takes what lane l+N's S loaded: the proof may treat a
+         * value of S's address that is not a function of the lane as the
+         * same in both lanes only when it is warp-uniform.  N = 0 stays in
+         * one lane; the loop form compares the two addresses at run time. */
+        const Term *v = N != 0 && !loop_check && !clamped ? shfl_lane_varying(&c->lf, s->addr, 0) : NULL;
+        if (v) {
+            term_format(text, sizeof text, v);
+            set_why(d, WHY_LANE_VARYING, "(%s in the address of line %u)", text, s->st->line);
+            continue;
+        }
+        /* an unsigned index may wrap where a signed one may not */
+        const Term *w = N != 0 && !loop_check && !clamped ? shfl_unsigned_may_wrap(&c->lf, s->addr, 0) : NULL;
+        if (w && !c->o.unsign) {
+            term_format(text, sizeof text, w);
+            set_why(d, WHY_UNSIGNED, "(%s in the address of line %u)", text, s->st->line);
+            continue;
+        }
+        wrap_check = w != NULL;
+        bool check = loop_check || wrap_check || clamped;
+        if (loop_check && loop_clobbered(c, s, d, &at)) {
             set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
         if (check && !(reg_address(s->st) && reg_address(d->st))) {
-            set_why(d, WHY_LOOP_CLOBBER, "(address of line %u or %u is not [register+offset])", s->st->line, d->st->line);
+            set_why(d, WHY_CHECK_FORM, "(line %u or %u)", s->st->line, d->st->line);
             continue;
         }
         if (clobbered_between(c, s, d, &at)) {
             set_why(d, WHY_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
-        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .proved = -1 };
+        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .loop = loop_check, .clamp = clamped,
+                           .a = clamped ? sa : s->addr, .b = clamped ? da : d->addr, .proved = -1 };
     }
     /* insertion sort by |N|, then by source order (stable) */
     for (int i = 1; i < n; i++) {
@@ -622,7 +800,7 @@ static bool proved(Ctx *c, Load *loads, int di, Cand *k)
     if (k->proved < 0) {
         char cex[256] = "";
         Load *s = &loads[k->src], *d = &loads[di];
-        ProofResult r = prove_shift(c, s->addr, d->addr, k->delta, &k->by_z3, cex, sizeof cex);
+        ProofResult r = prove_shift(c, k->a, k->b, k->delta, &k->by_z3, cex, sizeof cex);
         k->proved = r == PROOF_PROVED;
         if (r == PROOF_REFUTED) set_why(d, WHY_PROOF_REFUTED, "N = %d from line %u refuted: %s", k->delta, s->st->line, cex);
         else if (r == PROOF_UNKNOWN) set_why(d, WHY_PROOF_UNKNOWN, "N = %d from line %u", k->delta, s->st->line);
@@ -645,7 +823,7 @@ static bool confirm_sites(Ctx *c, Load *loads, const int *dst, Cand *const *chos
     int n = 0;
     for (int i = 0; i < nsites; i++) {
         if (chosen[i]->by_z3) continue;
-        cl[n] = shift_claim(c, loads[chosen[i]->src].addr, loads[dst[i]].addr, chosen[i]->delta);
+        cl[n] = shift_claim(c, chosen[i]->a, chosen[i]->b, chosen[i]->delta);
         which[n++] = i;
     }
     bool all = true;
@@ -700,6 +878,19 @@ static bool known_row_shape(const Function *fn)
     return false;
 }
 
+/* .reqntid with a multiple of 32 threads: no partial warp. */
+static bool known_full_warps(const Function *fn)
+{
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        const PerfDirective *p = &fn->perf[i];
+        if (!str_eqc(p->name, ".reqntid") || !p->n) continue;
+        uint64_t t = p->v[0];
+        for (int k = 1; k < p->n; k++) t *= p->v[k];
+        return t % 32 == 0;
+    }
+    return false;
+}
+
 /* Returns true when the function needs activemask (.version >= 6.2).
  * When the budget runs out (checked between loads and between proofs) the
  * function is left unchanged, with one remark instead of the per-load ones. */
@@ -715,7 +906,8 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
     const MemInfo *mi = memory_get(fn);
     const ValueTerms *vt = vterms_get(fn);
     Ctx c = { .fn = fn, .cfg = cfg, .dom = dom_get(fn), .li = loops_get(fn), .uni = uniform_get(fn), .mi = mi, .tt = vt->tt, .o = *o };
-    c.tid = vterms_special(fn, "%tid", 'x');
+    c.lf = (LaneFacts){ .uni = c.uni, .li = c.li, .ssa = vt->ssa, .tid = vterms_special(fn, "%tid", 'x'),
+                        .laneid = vterms_special(fn, "%laneid", 0) };
     c.o.timeout_ms = budget_left(bg, o->timeout_ms); /* a proof must not outlive the budget by much */
 
     int nloads = 0;
@@ -745,7 +937,7 @@ static bool run_function(Function *fn, const Options *o, Remarks *rm, bool versi
             continue;
         Load *l = &loads[k++];
         l->instr = a->instr, l->acc = i, l->block = cfg->instr_block[a->instr], l->st = cfg->instr[a->instr];
-        classify(fn, mi, a, c.tid, l);
+        classify(fn, mi, a, &c.lf, l);
     }
 
     ShflSite *sites = calloc((size_t)nloads, sizeof *sites);
@@ -788,7 +980,9 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         }
         site_dst[nsites] = d, chosen[nsites] = best;
         sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits,
-                                        .check = best->check };
+                                        .check = best->check, .converged = uniform_converged(fn, loads[d].st),
+                                        .in_loop = c.li->innermost[loads[d].block] != ANA_NONE || c.li->irreducible,
+                                        .src_live = src_reg_survives(&c, &loads[best->src], &loads[d]) };
         loads[best->src].uses_as_src++;
         sum_abs += abs(best->delta);
     }
@@ -806,7 +1000,10 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         remark(rm, PASS, fn, d->st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
                best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
                best->delta, d->bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
-               best->check ? ", source in a loop: runtime address check" : "");
+               !best->check ? ""
+               : best->loop ? ", source in a loop: runtime address check"
+               : best->clamp ? ", clamped index: runtime address check"
+                             : ", unsigned index: runtime address check");
         d->detail[0] = 1; /* marks: rewritten */
     }
     for (int d = 0; d < nloads && !bg->expired; d++) {
@@ -821,7 +1018,8 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
             remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s%s%s", why_text(l->why), l->detail[0] ? " " : "", l->detail);
     }
     bool row_guard = !known_row_shape(fn);
-    ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard };
+    ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard,
+                           .full_warps = known_full_warps(fn) };
     /* nothing below reads the analyses, their terms or the proofs */
     unsigned queries = proof_session_queries(c.ps);
     if (c.ps) proof_session_free(c.ps);

@@ -1,39 +1,57 @@
-/* shuffle_emit.c — the code template of PTXASW (research/seed-003-shuffle.md
- * §3.10), with the hazards of §6.2 fixed:
+/* shuffle_emit.c — the code template (research/seed-003-shuffle.md §3.10,
+ * with the hazards of §6.2 fixed and the per-site overhead of issue 12 cut).
  *
- *   kernel entry, once:   mov.u32 %lane, %tid.x;  rem.u32 %lane, %lane, 32;
- *                         (+ the row guard, when the block shape is unknown)
- *   after a source S:     mov.b32 %pw, %fS;        (one copy per source)
- *   a destination D, N≠0: activemask.b32  %m;
- *                         setp.ne.s32     %inc, %m, -1;
- *                         setp.gt.u32     %oor, %lane, 31-N;   (N>0)
- *                      or setp.lt.u32     %oor, %lane, |N|;    (N<0)
- *                         or.pred         %fb, %inc, %oor;
- *                        [or.pred         %fb, %fb, %rowbad;]
- *                         shfl.sync.down.b32 %fD|%inc, %pw, N, 31, %m;
- *                      or shfl.sync.up.b32   %fD|%inc, %pw, |N|, 0, %m;
- *                         @%fb ld.global... %fD, [aD];   (the original load)
- *   N = 0:                mov.b32 %fD, %pw;        (the load is removed)
+ * The shuffle's own validity predicate decides which lanes have a source
+ * lane (shfl.sync ... d|p: p is false where lane + N leaves the warp), and
+ * everything else that sends a lane to the original load is folded into
+ * the shuffle's clamp operand c, computed once: c = 31 (down) or 0 (up)
+ * when the shuffle may be used, and c = 0 (down) or 31 (up) when it may
+ * not, which makes p false in every lane (PTX: maxLane = c with no
+ * segment mask; down is valid iff lane + N <= maxLane, up iff
+ * lane - N >= maxLane).  So a destination D costs, in a 32-bit site:
  *
- * A source in a loop (runtime address check): lanes may meet at D in
- * different iterations, so S's address is copied too (before S, which may
- * overwrite its own base register), shuffled with the value, and compared
- * with D's:
- *   before S:             add.s64 %sa, %rS, offS;  mov.b64 {%alo,%ahi}, %sa;
- *   at D, after or.pred:  add.s64 %da, %rD, offD;
- *                         shfl.sync.* %glo|%inc, %alo, ...;  (and %ahi)
- *                         mov.b64 %ga, {%glo,%ghi};
- *                         setp.ne.u64 %bad, %ga, %da;
- *                         or.pred %fb, %fb, %bad;
- * (32-bit addresses: one shuffle, setp.ne.u32.)  A lane whose neighbour
- * loaded another address takes the original load.
+ *     shfl.sync.down.b32  %fD|%p, %fS, N, %c, %m;   (up: |N|)
+ *     @!%p ld.global...   %fD, [aD];                (the original load)
  *
- * 64-bit values: the copy is split once (mov.b64 {%lo,%hi}, %fS), each
- * half is shuffled and the halves are joined (mov.b64 %fD, {..}) before
- * the fallback load.  No branch is ever added: the shuffle runs in every
- * active lane (all lanes of %m reach it: nothing but straight-line code
- * lies between activemask and shfl.sync), and only the fallback load is
- * predicated. */
+ * Where the uniformity analysis proves every lane that entered the kernel
+ * reaches D together (converged), %m and %c are computed once at kernel
+ * entry and no activemask is needed: %m holds the lanes the warp has
+ * (0xffffffff, or fewer in the last warp of a block whose size is not a
+ * multiple of 32, from %ntid and %tid), and %c falls back when the warp is
+ * partial or the row guard fails.  That costs about 17 instructions once
+ * (none with .reqntid full warps), so it is used when converged sites sit
+ * in a loop or in several blocks.  Elsewhere (a divergent region, lanes
+ * that may have exited, or a few straight-line converged sites) one
+ * activemask per region (a run of sites in one block with no exit, return
+ * or call between them) gives %m, and %c falls back unless all 32 lanes
+ * are active:
+ *
+ *     activemask.b32  %m;  setp.ne.s32 %bad, %m, -1;  [or.pred %bad, %bad, %rowbad;]
+ *     selp.b32 %c, 0, 31, %bad;                       (and/or the up form)
+ *
+ * Row guard (block shape unknown): tid.x % 32 is the lane and tid.x + N in
+ * the same warp only if ntid.x % 32 == 0 or the block is one row;
+ * %rowbad is computed once at entry and folded into %c.
+ *
+ * The source's value: S's destination register itself when nothing writes
+ * it between S and D (src_live), else a copy made right after S
+ * (mov.b32 %pw, %fS; one per source).  64-bit values are split once
+ * (mov.b64 {%lo,%hi}, %fS), each half shuffled, joined before the
+ * fallback.
+ *
+ * Runtime address check (S in a loop, an unsigned index that may wrap, a
+ * clamped index): S's address is copied before S (which may overwrite its
+ * own base register), shuffled with the value and compared with D's:
+ *     add.s64 %da, %rD, offD;
+ *     shfl.sync.* %glo|%p, %alo, ...;  shfl.sync.* %ghi|%p, %ahi, ...;
+ *     mov.b64 %ga, {%glo,%ghi};
+ *     setp.ne.or.u64 %fb, %ga, %da, !%p;
+ *     @%fb ld.global... %fD, [aD];
+ * (32-bit addresses: one shuffle, setp.ne.or.u32.)
+ *
+ * N = 0: mov.b32 %fD, %pw (the load is removed).  No branch is ever added;
+ * the shuffle runs in every lane of %m (nothing but straight-line code lies
+ * between the region's activemask and its shuffles). */
 #include "opt/shuffle_impl.h"
 
 #include <stdlib.h>
@@ -41,9 +59,17 @@
 
 typedef struct SrcCopy {
     Stmt *src;
-    Reg *lo, *hi;      /* 32-bit: lo only */
+    Reg *lo, *hi;      /* the value (32-bit: lo only); NULL until needed */
     Reg *alo, *ahi;    /* the address, for the runtime check (NULL until needed) */
 } SrcCopy;
+
+/* The mask and clamp operands shared by the shuffles of a region. */
+typedef struct Guard {
+    Reg *mask;         /* NULL: not made yet */
+    Reg *bad;          /* the shuffle may not be used anywhere in the region */
+    Reg *cdown, *cup;  /* clamp operands, made on demand */
+    Stmt *at;          /* where the region's setup goes (before its first site) */
+} Guard;
 
 static Stmt *add_before(Stmt *pos, Stmt *s) { ir_insert_before(pos, s); return s; }
 static Stmt *add_after(Stmt *pos, Stmt *s) { ir_insert_after(pos, s); return s; }
@@ -62,6 +88,13 @@ static Stmt *instr3(Function *fn, const char *full, Operand a, Operand b, Operan
     return s;
 }
 
+static Stmt *instr4(Function *fn, const char *full, Operand a, Operand b, Operand c, Operand d)
+{
+    Stmt *s = ir_new_instr(fn, full, 4);
+    s->u.instr.ops[0] = a, s->u.instr.ops[1] = b, s->u.instr.ops[2] = c, s->u.instr.ops[3] = d;
+    return s;
+}
+
 /* The first instruction of the entry block (after the declarations). */
 static Stmt *entry_point(Function *fn)
 {
@@ -72,25 +105,29 @@ static Stmt *entry_point(Function *fn)
     return NULL;
 }
 
-static SrcCopy *copy_of(Function *fn, SrcCopy *copies, int *n, Stmt *src, int bits)
+static SrcCopy *copy_of(SrcCopy *copies, int *n, Stmt *src)
 {
     for (int i = 0; i < *n; i++)
         if (copies[i].src == src) return &copies[i];
     SrcCopy *c = &copies[(*n)++];
+    memset(c, 0, sizeof *c);
     c->src = src;
-    Module *m = fn->mod;
-    Operand dst = src->u.instr.ops[0];
-    c->lo = ir_fresh_reg(fn, ".b32");
-    c->hi = NULL;
-    c->alo = c->ahi = NULL;
-    if (bits == 32) {
-        add_after(src, instr2(fn, "mov.b32", ir_op_reg(c->lo), dst));
-    } else {
-        c->hi = ir_fresh_reg(fn, ".b32");
-        Operand halves[2] = { ir_op_reg(c->lo), ir_op_reg(c->hi) };
-        add_after(src, instr2(fn, "mov.b64", ir_op_vec(m, halves, 2), dst));
-    }
     return c;
+}
+
+/* S's value as 32-bit registers, copied once right after S. */
+static void copy_value(Function *fn, SrcCopy *c, int bits)
+{
+    if (c->lo) return;
+    Operand dst = c->src->u.instr.ops[0];
+    c->lo = ir_fresh_reg(fn, ".b32");
+    if (bits == 32) {
+        add_after(c->src, instr2(fn, "mov.b32", ir_op_reg(c->lo), dst));
+        return;
+    }
+    c->hi = ir_fresh_reg(fn, ".b32");
+    Operand halves[2] = { ir_op_reg(c->lo), ir_op_reg(c->hi) };
+    add_after(c->src, instr2(fn, "mov.b64", ir_op_vec(fn->mod, halves, 2), dst));
 }
 
 /* reg+off of a [reg+off] address operand, into a fresh register of the
@@ -123,116 +160,212 @@ static void copy_address(Function *fn, SrcCopy *c)
     add_before(c->src, instr2(fn, "mov.b64", ir_op_vec(fn->mod, halves, 2), whole));
 }
 
-static Stmt *shuffle(Function *fn, const char *op, Operand out, Reg *pred, Reg *in, int n, int clamp, Reg *mask)
+static Stmt *shuffle(Function *fn, int delta, Operand out, Reg *pred, Operand in, Reg *clamp, Reg *mask)
 {
-    Stmt *sh = ir_new_instr(fn, op, 5);
-    /* the output predicate is a sink into the consumed %inc (as the
-     * artifact does): reading it would add a dependency */
+    Stmt *sh = ir_new_instr(fn, delta > 0 ? "shfl.sync.down.b32" : "shfl.sync.up.b32", 5);
     sh->u.instr.ops[0] = ir_op_pair(fn->mod, out, ir_op_reg(pred));
-    sh->u.instr.ops[1] = ir_op_reg(in);
-    sh->u.instr.ops[2] = ir_op_int(fn->mod, n);
-    sh->u.instr.ops[3] = ir_op_int(fn->mod, clamp);
+    sh->u.instr.ops[1] = in;
+    sh->u.instr.ops[2] = ir_op_int(fn->mod, delta > 0 ? delta : -delta);
+    sh->u.instr.ops[3] = ir_op_reg(clamp);
     sh->u.instr.ops[4] = ir_op_reg(mask);
     return sh;
 }
 
+/* ---------------------------------------------------------- guards */
+
+/* Once per kernel, at entry: %rowbad (see the file comment). */
+static Reg *row_guard(Function *fn, Stmt *entry)
+{
+    Module *m = fn->mod;
+    Reg *nx = ir_fresh_reg(fn, ".u32"), *nyz = ir_fresh_reg(fn, ".u32"), *nz = ir_fresh_reg(fn, ".u32");
+    Reg *p1 = ir_fresh_reg(fn, ".pred"), *rowbad = ir_fresh_reg(fn, ".pred");
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nx), ir_op_special(fn, "%ntid", 'x')));
+    add_before(entry, instr3(fn, "and.b32", ir_op_reg(nx), ir_op_reg(nx), ir_op_int(m, 31)));
+    add_before(entry, instr3(fn, "setp.ne.u32", ir_op_reg(p1), ir_op_reg(nx), ir_op_int(m, 0)));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nyz), ir_op_special(fn, "%ntid", 'y')));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nz), ir_op_special(fn, "%ntid", 'z')));
+    add_before(entry, instr3(fn, "mul.lo.u32", ir_op_reg(nyz), ir_op_reg(nyz), ir_op_reg(nz)));
+    add_before(entry, instr4(fn, "setp.ne.and.u32", ir_op_reg(rowbad), ir_op_reg(nyz), ir_op_int(m, 1), ir_op_reg(p1)));
+    return rowbad;
+}
+
+/* Once per kernel, at entry: the lanes this warp has.  The linear thread
+ * index of the warp's first lane is (linear & ~31); the block has
+ * ntid.x*ntid.y*ntid.z threads; 1 << (those left) - 1 is the mask (a shift
+ * of 32 or more gives 0, so the mask is then all ones). */
+static Reg *warp_lanes(Function *fn, Stmt *entry)
+{
+    Module *m = fn->mod;
+    Reg *nx = ir_fresh_reg(fn, ".u32"), *ny = ir_fresh_reg(fn, ".u32"), *nz = ir_fresh_reg(fn, ".u32");
+    Reg *lin = ir_fresh_reg(fn, ".u32"), *t = ir_fresh_reg(fn, ".u32"), *tot = ir_fresh_reg(fn, ".u32");
+    Reg *mask = ir_fresh_reg(fn, ".b32");
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nx), ir_op_special(fn, "%ntid", 'x')));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(ny), ir_op_special(fn, "%ntid", 'y')));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nz), ir_op_special(fn, "%ntid", 'z')));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(lin), ir_op_special(fn, "%tid", 'z')));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(t), ir_op_special(fn, "%tid", 'y')));
+    add_before(entry, instr4(fn, "mad.lo.u32", ir_op_reg(lin), ir_op_reg(lin), ir_op_reg(ny), ir_op_reg(t)));
+    add_before(entry, instr2(fn, "mov.u32", ir_op_reg(t), ir_op_special(fn, "%tid", 'x')));
+    add_before(entry, instr4(fn, "mad.lo.u32", ir_op_reg(lin), ir_op_reg(lin), ir_op_reg(nx), ir_op_reg(t)));
+    add_before(entry, instr3(fn, "and.b32", ir_op_reg(lin), ir_op_reg(lin), ir_op_int(m, -32)));
+    add_before(entry, instr3(fn, "mul.lo.u32", ir_op_reg(tot), ir_op_reg(nx), ir_op_reg(ny)));
+    add_before(entry, instr3(fn, "mul.lo.u32", ir_op_reg(tot), ir_op_reg(tot), ir_op_reg(nz)));
+    add_before(entry, instr3(fn, "sub.u32", ir_op_reg(tot), ir_op_reg(tot), ir_op_reg(lin)));
+    add_before(entry, instr2(fn, "mov.b32", ir_op_reg(mask), ir_op_int(m, 1)));
+    add_before(entry, instr3(fn, "shl.b32", ir_op_reg(mask), ir_op_reg(mask), ir_op_reg(tot)));
+    add_before(entry, instr3(fn, "add.s32", ir_op_reg(mask), ir_op_reg(mask), ir_op_int(m, -1)));
+    return mask;
+}
+
+/* The guard's clamp operand for a shuffle direction, made at g->at. */
+static Reg *clamp_of(Function *fn, Guard *g, int delta)
+{
+    Reg **c = delta > 0 ? &g->cdown : &g->cup;
+    if (*c) return *c;
+    *c = ir_fresh_reg(fn, ".b32");
+    Module *m = fn->mod;
+    /* bad: p false in every lane (down: maxLane 0 < lane + N; up: maxLane 31 > lane - N) */
+    Operand yes = ir_op_int(m, delta > 0 ? 0 : 31), no = ir_op_int(m, delta > 0 ? 31 : 0);
+    if (g->bad)
+        add_before(g->at, instr4(fn, "selp.b32", ir_op_reg(*c), yes, no, ir_op_reg(g->bad)));
+    else
+        add_before(g->at, instr2(fn, "mov.b32", ir_op_reg(*c), no));
+    return *c;
+}
+
+/* Anything between two sites of one block after which not every lane of
+ * the first site's activemask reaches the second. */
+static bool lanes_may_leave(const Stmt *from, const Stmt *to)
+{
+    for (const Stmt *s = from; s && s != to; s = s->next) {
+        if (s->kind != STMT_INSTR && s->kind != STMT_VERBATIM) continue;
+        if (s->kind == STMT_VERBATIM) return true;
+        Str op = s->u.instr.opname;
+        if (str_eqc(op, "exit") || str_eqc(op, "ret") || str_eqc(op, "call") || str_eqc(op, "trap") ||
+            str_eqc(op, "brkpt") || str_eqc(op, "bra") || str_eqc(op, "brx"))
+            return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------ emit */
+
 bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOptions *o)
 {
     Module *m = fn->mod;
-    bool need_mask = false;
+    bool need_mask = false, converged_in_loop = false;
+    int converged_blocks = 0;
+    const Block *last_block = NULL;
     for (int i = 0; i < nsites; i++)
-        if (sites[i].delta != 0 && !o->no_load) need_mask = true;
+        if (sites[i].delta != 0 && !o->no_load) {
+            need_mask = true;
+            if (!sites[i].converged) continue;
+            converged_in_loop |= sites[i].in_loop;
+            if (sites[i].dst->block != last_block) converged_blocks++, last_block = sites[i].dst->block;
+        }
+    /* The kernel-wide guard of converged sites costs about 17 instructions
+     * once (none with .reqntid full warps); a region's activemask guard
+     * costs 4 each time the region runs.  The first wins in loops and
+     * across many regions, the second in a few straight-line ones. */
+    bool kernel_guard = need_mask && (o->full_warps ? converged_blocks > 0 : converged_in_loop || converged_blocks * 4 >= 17);
 
-    /* once per kernel: the lane index and the row guard */
-    Reg *lane = NULL, *rowbad = NULL;
+    /* once per kernel: the row guard and the converged sites' guard */
     Stmt *entry = entry_point(fn);
-    if (need_mask && entry) {
-        lane = ir_fresh_reg(fn, ".u32");
-        add_before(entry, instr2(fn, "mov.u32", ir_op_reg(lane), ir_op_special(fn, "%tid", 'x')));
-        add_before(entry, instr3(fn, "rem.u32", ir_op_reg(lane), ir_op_reg(lane), ir_op_int(m, 32)));
-        if (o->row_guard) {
-            /* tid.x % 32 is the lane and tid.x + N in the same warp only if
-             * ntid.x % 32 == 0 or the block is one row (ntid.y*ntid.z == 1) */
-            Reg *nx = ir_fresh_reg(fn, ".u32"), *nyz = ir_fresh_reg(fn, ".u32"), *nz = ir_fresh_reg(fn, ".u32");
-            Reg *p1 = ir_fresh_reg(fn, ".pred");
-            rowbad = ir_fresh_reg(fn, ".pred");
-            add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nx), ir_op_special(fn, "%ntid", 'x')));
-            add_before(entry, instr3(fn, "and.b32", ir_op_reg(nx), ir_op_reg(nx), ir_op_int(m, 31)));
-            add_before(entry, instr3(fn, "setp.ne.u32", ir_op_reg(p1), ir_op_reg(nx), ir_op_int(m, 0)));
-            add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nyz), ir_op_special(fn, "%ntid", 'y')));
-            add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nz), ir_op_special(fn, "%ntid", 'z')));
-            add_before(entry, instr3(fn, "mul.lo.u32", ir_op_reg(nyz), ir_op_reg(nyz), ir_op_reg(nz)));
-            add_before(entry, instr3(fn, "setp.ne.u32", ir_op_reg(rowbad), ir_op_reg(nyz), ir_op_int(m, 1)));
-            add_before(entry, instr3(fn, "and.pred", ir_op_reg(rowbad), ir_op_reg(rowbad), ir_op_reg(p1)));
+    Reg *rowbad = need_mask && entry && o->row_guard ? row_guard(fn, entry) : NULL;
+    Guard kernel = { 0 };
+    if (kernel_guard && entry) {
+        kernel.at = entry;
+        if (o->full_warps) {
+            kernel.mask = ir_fresh_reg(fn, ".b32");
+            add_before(entry, instr2(fn, "mov.b32", ir_op_reg(kernel.mask), ir_op_int(m, -1)));
+            kernel.bad = rowbad;
+        } else {
+            kernel.mask = warp_lanes(fn, entry);
+            kernel.bad = ir_fresh_reg(fn, ".pred");
+            add_before(entry, instr3(fn, "setp.ne.s32", ir_op_reg(kernel.bad), ir_op_reg(kernel.mask), ir_op_int(m, -1)));
+            if (rowbad)
+                add_before(entry, instr3(fn, "or.pred", ir_op_reg(kernel.bad), ir_op_reg(kernel.bad), ir_op_reg(rowbad)));
         }
     }
 
     SrcCopy *copies = calloc((size_t)nsites + 1, sizeof *copies);
     int ncopies = 0;
+    Guard region = { 0 };
+    const Stmt *region_last = NULL;   /* the last statement of the region's latest site */
     for (int i = 0; i < nsites; i++) {
         const ShflSite *st = &sites[i];
-        SrcCopy *c = copy_of(fn, copies, &ncopies, st->src, st->bits);
+        SrcCopy *c = copy_of(copies, &ncopies, st->src);
         Stmt *d = st->dst;
         Operand dst = d->u.instr.ops[0];
         if (st->delta == 0 || o->no_load) {
             /* plain reuse (or the no-load ablation): the load goes away */
-            if (st->bits == 32) {
-                add_before(d, instr2(fn, "mov.b32", dst, ir_op_reg(c->lo)));
+            if (st->src_live) {
+                add_before(d, instr2(fn, st->bits == 32 ? "mov.b32" : "mov.b64", dst, c->src->u.instr.ops[0]));
             } else {
-                Operand halves[2] = { ir_op_reg(c->lo), ir_op_reg(c->hi) };
-                add_before(d, instr2(fn, "mov.b64", dst, ir_op_vec(m, halves, 2)));
+                copy_value(fn, c, st->bits);
+                if (st->bits == 32) {
+                    add_before(d, instr2(fn, "mov.b32", dst, ir_op_reg(c->lo)));
+                } else {
+                    Operand halves[2] = { ir_op_reg(c->lo), ir_op_reg(c->hi) };
+                    add_before(d, instr2(fn, "mov.b64", dst, ir_op_vec(m, halves, 2)));
+                }
             }
             ir_remove(d);
             continue;
         }
-        int n = st->delta < 0 ? -st->delta : st->delta;
-        Reg *mask = ir_fresh_reg(fn, ".b32"), *inc = ir_fresh_reg(fn, ".pred"), *oor = ir_fresh_reg(fn, ".pred");
-        Reg *fb = ir_fresh_reg(fn, ".pred");
-        Stmt *am = ir_new_instr(fn, "activemask.b32", 1);
-        am->u.instr.ops[0] = ir_op_reg(mask);
-        add_before(d, am);
-        add_before(d, instr3(fn, "setp.ne.s32", ir_op_reg(inc), ir_op_reg(mask), ir_op_int(m, -1)));
-        if (st->delta > 0)
-            add_before(d, instr3(fn, "setp.gt.u32", ir_op_reg(oor), ir_op_reg(lane), ir_op_int(m, 31 - n)));
-        else
-            add_before(d, instr3(fn, "setp.lt.u32", ir_op_reg(oor), ir_op_reg(lane), ir_op_int(m, n)));
-        add_before(d, instr3(fn, "or.pred", ir_op_reg(fb), ir_op_reg(inc), ir_op_reg(oor)));
-        if (rowbad) add_before(d, instr3(fn, "or.pred", ir_op_reg(fb), ir_op_reg(fb), ir_op_reg(rowbad)));
-        const char *op = st->delta > 0 ? "shfl.sync.down.b32" : "shfl.sync.up.b32";
-        int clamp = st->delta > 0 ? 31 : 0;
-        Reg *halves_in[2] = { c->lo, c->hi };
-        Reg *halves_out[2] = { NULL, NULL };
-        Reg *da = st->check ? address_value(fn, d, &d->u.instr.ops[1]) : NULL;
-        for (int h = 0; h < (st->bits == 64 ? 2 : 1); h++) {
-            Operand out = st->bits == 32 ? dst : ir_op_reg(halves_out[h] = ir_fresh_reg(fn, ".b32"));
-            add_before(d, shuffle(fn, op, out, inc, halves_in[h], n, clamp, mask));
+        Guard *g = &kernel;
+        if (!st->converged || !kernel_guard) {
+            /* a new region unless the previous site's activemask still holds */
+            if (!region.mask || region_last->block != d->block || lanes_may_leave(region_last, d)) {
+                region = (Guard){ .mask = ir_fresh_reg(fn, ".b32"), .bad = ir_fresh_reg(fn, ".pred"), .at = d };
+                Stmt *am = ir_new_instr(fn, "activemask.b32", 1);
+                am->u.instr.ops[0] = ir_op_reg(region.mask);
+                add_before(d, am);
+                add_before(d, instr3(fn, "setp.ne.s32", ir_op_reg(region.bad), ir_op_reg(region.mask), ir_op_int(m, -1)));
+                if (rowbad) add_before(d, instr3(fn, "or.pred", ir_op_reg(region.bad), ir_op_reg(region.bad), ir_op_reg(rowbad)));
+            }
+            g = &region;
         }
-        if (st->bits == 64) {
-            Operand hv[2] = { ir_op_reg(halves_out[0]), ir_op_reg(halves_out[1]) };
+        Reg *clamp = clamp_of(fn, g, st->delta), *p = ir_fresh_reg(fn, ".pred");
+        Reg *da = st->check ? address_value(fn, d, &d->u.instr.ops[1]) : NULL;
+        if (st->bits == 32) {
+            Operand in = st->src_live ? c->src->u.instr.ops[0] : (copy_value(fn, c, 32), ir_op_reg(c->lo));
+            add_before(d, shuffle(fn, st->delta, dst, p, in, clamp, g->mask));
+        } else {
+            copy_value(fn, c, 64);
+            Reg *lo = ir_fresh_reg(fn, ".b32"), *hi = ir_fresh_reg(fn, ".b32");
+            add_before(d, shuffle(fn, st->delta, ir_op_reg(lo), p, ir_op_reg(c->lo), clamp, g->mask));
+            add_before(d, shuffle(fn, st->delta, ir_op_reg(hi), p, ir_op_reg(c->hi), clamp, g->mask));
+            Operand hv[2] = { ir_op_reg(lo), ir_op_reg(hi) };
             add_before(d, instr2(fn, "mov.b64", dst, ir_op_vec(m, hv, 2)));
         }
+        Reg *fb = p;
+        bool fb_neg = true;          /* fall back where !p */
         if (da) {
             copy_address(fn, c);
-            Reg *bad = ir_fresh_reg(fn, ".pred");
+            fb = ir_fresh_reg(fn, ".pred");
+            fb_neg = false;
+            Operand notp = ir_op_reg(p);
+            notp.flags |= OPNDF_NEG;
             if (!c->ahi) {
                 Reg *got = ir_fresh_reg(fn, ".b32");
-                add_before(d, shuffle(fn, op, ir_op_reg(got), inc, c->alo, n, clamp, mask));
-                add_before(d, instr3(fn, "setp.ne.u32", ir_op_reg(bad), ir_op_reg(got), ir_op_reg(da)));
+                add_before(d, shuffle(fn, st->delta, ir_op_reg(got), p, ir_op_reg(c->alo), clamp, g->mask));
+                add_before(d, instr4(fn, "setp.ne.or.u32", ir_op_reg(fb), ir_op_reg(got), ir_op_reg(da), notp));
             } else {
                 Reg *glo = ir_fresh_reg(fn, ".b32"), *ghi = ir_fresh_reg(fn, ".b32"), *got = ir_fresh_reg(fn, ".b64");
-                add_before(d, shuffle(fn, op, ir_op_reg(glo), inc, c->alo, n, clamp, mask));
-                add_before(d, shuffle(fn, op, ir_op_reg(ghi), inc, c->ahi, n, clamp, mask));
+                add_before(d, shuffle(fn, st->delta, ir_op_reg(glo), p, ir_op_reg(c->alo), clamp, g->mask));
+                add_before(d, shuffle(fn, st->delta, ir_op_reg(ghi), p, ir_op_reg(c->ahi), clamp, g->mask));
                 Operand gv[2] = { ir_op_reg(glo), ir_op_reg(ghi) };
                 add_before(d, instr2(fn, "mov.b64", ir_op_reg(got), ir_op_vec(m, gv, 2)));
-                add_before(d, instr3(fn, "setp.ne.u64", ir_op_reg(bad), ir_op_reg(got), ir_op_reg(da)));
+                add_before(d, instr4(fn, "setp.ne.or.u64", ir_op_reg(fb), ir_op_reg(got), ir_op_reg(da), notp));
             }
-            add_before(d, instr3(fn, "or.pred", ir_op_reg(fb), ir_op_reg(fb), ir_op_reg(bad)));
         }
+        if (g == &region) region_last = d->prev; /* stays when D goes (no-corner) */
         if (o->no_corner) {
             ir_remove(d);
         } else {
             d->u.instr.guard = fb;
-            d->u.instr.guard_neg = false;
+            d->u.instr.guard_neg = fb_neg;
             ir_touch(d);
         }
     }

@@ -8,7 +8,9 @@ check-local: all $(check_PROGRAMS)
 	  echo "make check: lit/FileCheck missing; install the Debian package llvm-14-tools" >&2; exit 1; fi
 	$(PYTHON) $(LIT) $(LIT_ARGS) $(builddir)/testsuite
 
-EXTRA_DIST += testsuite
+## testsuite/ is not in EXTRA_DIST: a directory there takes whatever an
+## in-tree build or test run left in it (objects, test programs).  The
+## dist-hook below ships the files git tracks instead.
 
 ## Regenerate the corpus from testsuite/kernels/*.cu and kernelgen/*.cu
 ## (needs nvcc) and from testsuite/llvm/*.ll (needs llc-14).
@@ -22,8 +24,22 @@ regen-corpus:
 clean-local:
 	-rm -rf testsuite/Output testsuite/*/Output testsuite/*/*/Output testsuite/.lit_test_times.txt
 
-## testsuite/ is distributed whole; not what a test run left in it.
-dist-hook:
-	-rm -rf $(distdir)/testsuite/Output $(distdir)/testsuite/*/Output $(distdir)/testsuite/*/*/Output \
-	    $(distdir)/testsuite/.lit_test_times.txt $(distdir)/testsuite/lit.site.cfg.py
-	-find $(distdir)/testsuite -name __pycache__ -type d -prune -exec rm -rf {} +
+## The tarball's testsuite/: the files git tracks there, and their list
+## (testsuite/DISTFILES), so that `make dist` in an unpacked tarball, which
+## has no git (distcheck does that), ships the same files.  Never what a
+## build or test run left there (objects, test programs, Output/,
+## lit.site.cfg.py, __pycache__).
+dist-hook: dist-testsuite
+dist-testsuite:
+	@dest="$$(pwd)/$(distdir)"; list="$$dest/testsuite/DISTFILES"; \
+	$(MKDIR_P) "$$dest/testsuite" && cd $(srcdir) && \
+	if top=$$(git rev-parse --show-toplevel 2>/dev/null) && test "$$top" = "$$(pwd -P)"; then \
+	  git ls-files -- testsuite | grep -vx testsuite/DISTFILES > "$$list"; \
+	elif test -f testsuite/DISTFILES; then \
+	  cp testsuite/DISTFILES "$$list"; \
+	else \
+	  echo "make dist: neither git nor testsuite/DISTFILES lists the files of testsuite/" >&2; exit 1; \
+	fi && \
+	tar cf - --files-from="$$list" | (cd "$$dest" && tar xf -) && \
+	echo "  DIST     testsuite/ ($$(wc -l < "$$list") files)"
+.PHONY: dist-testsuite
