@@ -61,17 +61,15 @@ static int batch_work(void *arg, FILE *out)
     if (rc == EXIT_OK && (!job->o->in_place || r.changed)) {
         /* a signal (sent on by the parent, driver/cleanup.h) waits until the
          * output is renamed into place: no OUTPUT.ptxopt-XXXXXX is left */
-        sigset_t fatal, old;
-        sigemptyset(&fatal);
-        sigaddset(&fatal, SIGHUP), sigaddset(&fatal, SIGINT), sigaddset(&fatal, SIGQUIT), sigaddset(&fatal, SIGTERM);
-        sigprocmask(SIG_BLOCK, &fatal, &old);
+        sigset_t old;
+        cleanup_hold(&old);
         if (!make_parent_dirs(in->output) || !write_file_atomic(in->output, r.out.p ? r.out.p : "", r.out.len)) {
             r.status = rc = EXIT_BAD_INPUT;
             snprintf(r.error, sizeof r.error, "cannot write %s", in->output);
         } else {
             written = true;
         }
-        sigprocmask(SIG_SETMASK, &old, NULL);
+        cleanup_release(&old);
     }
     if (rc == EXIT_OK && job->tools) {
         SassReport sr;

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -30,6 +31,8 @@ typedef struct Child {
 } Child;
 static Child kids[MAX_CHILDREN];
 static char dirs[MAX_DIRS][PATH_MAX];   /* "" : free slot */
+static volatile sig_atomic_t forward_sig;   /* 0: the signal that arrived */
+static char message[NHANDLED][256];     /* per handled signal; "" : none */
 
 static void block(sigset_t *old)
 {
@@ -118,11 +121,13 @@ static bool reap_ended(pid_t *left, int n)
 
 static void on_fatal_signal(int sig)
 {
-    /* every child gets the same signal, then up to 2 s to end */
+    /* every child gets the signal (or the one asked for), then up to 2 s
+     * to end */
     static pid_t left[MAX_CHILDREN];
+    int fwd = forward_sig ? forward_sig : sig;
     for (int i = 0; i < MAX_CHILDREN; i++) {
         left[i] = kids[i].pid;
-        if (kids[i].pid > 0) signal_child(&kids[i], sig);
+        if (kids[i].pid > 0) signal_child(&kids[i], fwd);
     }
     struct timespec tick = { 0, 10 * 1000 * 1000 };
     for (int t = 0; t < 200 && !reap_ended(left, MAX_CHILDREN); t++) nanosleep(&tick, NULL);
@@ -136,6 +141,16 @@ static void on_fatal_signal(int sig)
     }
     for (int i = 0; i < MAX_DIRS; i++)
         if (dirs[i][0]) remove_tree(dirs[i]);
+    for (size_t i = 0; i < NHANDLED; i++)
+        if (handled[i] == sig && message[i][0]) {
+            size_t len = strlen(message[i]);
+            for (size_t off = 0; off < len;) {
+                ssize_t w = write(STDERR_FILENO, message[i] + off, len - off);
+                if (w > 0) off += (size_t)w;
+                else if (w < 0 && errno == EINTR) continue;
+                else break;
+            }
+        }
 
     /* die of the signal itself */
     struct sigaction dfl;
@@ -227,3 +242,23 @@ void cleanup_remove_dir(const char *path)
         if (strcmp(dirs[i], path) == 0) dirs[i][0] = 0;
     restore(&old);
 }
+
+/* ------------------------------------------------------------ options */
+
+void cleanup_forward_as(int sig) { forward_sig = sig; }
+
+void cleanup_set_message(const char *before, const char *after)
+{
+    sigset_t old;
+    block(&old);
+    for (size_t i = 0; i < NHANDLED; i++) {
+        message[i][0] = 0;
+        if (before || after)
+            snprintf(message[i], sizeof message[i], "%s%s%s", before ? before : "", strsignal(handled[i]), after ? after : "");
+    }
+    restore(&old);
+}
+
+void cleanup_hold(sigset_t *old) { block(old); }
+
+void cleanup_release(const sigset_t *old) { restore(old); }

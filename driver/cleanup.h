@@ -13,13 +13,21 @@
  *   ... waitpid(pid, ...); cleanup_forget(pid);
  *   dir = cleanup_mkdtemp(template);   instead of mkdtemp()
  *   ... cleanup_remove_dir(dir);       removes the tree and forgets it
+ *   cleanup_hold(&old); write a file; cleanup_release(&old);
+ *                                      a signal waits until it is written
  *
  * On SIGHUP, SIGINT, SIGQUIT or SIGTERM (those not ignored when the program
  * started: nohup and background jobs keep their SIG_IGN) the handler sends
- * the same signal to every registered child (to its whole process group
- * when it has one of its own), waits for them (SIGKILL after 2 s), removes
- * every registered directory tree, and re-raises the signal with its
- * default action.  The handler uses async-signal-safe calls only.
+ * the same signal (or cleanup_forward_as's) to every registered child (to
+ * its whole process group when it has one of its own), waits for them
+ * (SIGKILL after 2 s), removes every registered directory tree, prints
+ * cleanup_set_message's line, and re-raises the signal with its default
+ * action.  The handler uses async-signal-safe calls only.
+ *
+ * The handler never returns to the program: what a child reports after the
+ * signal (an exit status, its output) is never read, so a program that
+ * records results as children end records none after a signal, and a file
+ * it writes under cleanup_hold is either whole or not begun.
  *
  * Up to 1024 children and 16 directories are tracked at a time (static
  * storage: the handler cannot allocate); more are started, untracked.
@@ -30,6 +38,7 @@
 #ifndef PTXOPT_CLEANUP_H
 #define PTXOPT_CLEANUP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -54,6 +63,24 @@ char *cleanup_mkdtemp(char *tmpl);
 
 /* Removes the directory tree `path` now and stops tracking it (NULL-safe). */
 void cleanup_remove_dir(const char *path);
+
+/* The registered children get `sig` instead of the signal that arrived
+ * (0, the default: the same one).  ptxopt-tune's commands get SIGTERM: it
+ * is what asks srun, ssh or a harness to stop cleanly, whichever signal
+ * the tuner got (a single SIGINT only makes srun print its status). */
+void cleanup_forward_as(int sig);
+
+/* The line the handler writes to standard error once the children are
+ * gone and the directories removed: `before`, the signal's description
+ * (strsignal), `after` (which ends with the newline).  NULL: none. */
+void cleanup_set_message(const char *before, const char *after);
+
+/* Blocks the handled signals (the mask before goes to *old) ...
+ * cleanup_release restores it, and a signal that came meanwhile is handled
+ * then.  For what a signal must not cut in half: writing a file through a
+ * temporary name, updating a report. */
+void cleanup_hold(sigset_t *old);
+void cleanup_release(const sigset_t *old);
 
 /* Removes the directory tree `path`, up to 64 levels deep (symbolic links
  * are removed, never followed).  Async-signal-safe.  Returns false when

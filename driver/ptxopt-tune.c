@@ -14,6 +14,7 @@
  * 2 usage error, 3 internal error. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,23 +305,79 @@ static bool plan_kernel(Tuner *t, TuneKernel *k, const PtxasRun *base, const Ptx
 
 /* ---------------------------------------------------------- measure, pick */
 
-static void measure_kernel(Tuner *t, TuneKernel *k)
+typedef struct MeasureProgress {
+    Tuner *t;
+    const char *report;          /* rewritten as each variant finishes, or NULL */
+    int todo, done;
+} MeasureProgress;
+
+/* The report, written whole or not at all: a signal waits until it is
+ * renamed into place (the previous one stays whole before that). */
+static bool write_report(const TuneRun *run, const char *path)
+{
+    sigset_t old;
+    cleanup_hold(&old);
+    bool ok = tune_write_report(run, path);
+    cleanup_release(&old);
+    return ok;
+}
+
+static void write_partial_report(MeasureProgress *mp)
+{
+    /* after a failed write, stop trying: the final write says it again */
+    if (mp->report && !write_report(&mp->t->run, mp->report)) mp->report = NULL;
+}
+
+static void variant_measured(Variant *v, void *ctx)
+{
+    MeasureProgress *mp = ctx;
+    char what[256];
+    describe(what, sizeof what, v);
+    if (v->measured)
+        tune_progress(mp->t, "measure [%d/%d] %s: %.6g (median of %d%s)", ++mp->done, mp->todo, what, v->median, v->nruns,
+                      v->resumed ? ", from the report resumed" : "");
+    else
+        tune_progress(mp->t, "measure [%d/%d] %s: FAILED: %s", ++mp->done, mp->todo, what, v->error);
+    write_partial_report(mp);
+}
+
+/* Measures every built variant of every tuned kernel, --jobs at a time:
+ * one pool for the whole run, so that no slot idles at a kernel's end.
+ * Variants the resumed report holds are taken from it. */
+static void measure_all(Tuner *t, const TuneResume *resume, const char *report)
 {
     MeasureSpec ms = { .cmd = t->cfg->measure, .repeat = (int)t->cfg->repeat, .timeout = t->cfg->timeout,
-                       .arch = t->arch_name, .workdir = t->workdir };
-    int todo = 0, done = 0;
-    for (int i = 0; i < k->nvariants; i++) todo += t->run.variants[k->first_variant + i].status == V_OK;
-    for (int i = 0; i < k->nvariants; i++) {
-        Variant *v = &t->run.variants[k->first_variant + i];
-        if (v->status != V_OK) continue;
-        tune_measure(&ms, v, k);
-        char what[256];
-        describe(what, sizeof what, v);
-        if (v->measured)
-            tune_progress(t, "measure [%d/%d] %s: %.6g (median of %d)", ++done, todo, what, v->median, v->nruns);
-        else
-            tune_progress(t, "measure [%d/%d] %s: FAILED: %s", ++done, todo, what, v->error);
+                       .arch = t->arch_name, .workdir = t->workdir, .baseline_ptx = t->base_ptx,
+                       .baseline_cubin = t->base_cubin, .jobs = (int)t->cfg->jobs };
+    MeasureProgress mp = { .t = t, .report = report };
+    Variant **todo = calloc((size_t)t->run.nvariants + 1, sizeof *todo);
+    if (!todo) fatal_oom();
+    int n = 0;
+    for (int i = 0; i < t->run.nvariants; i++) {
+        Variant *v = &t->run.variants[i];
+        if (v->status == V_OK && !v->kernel->skip) todo[n++] = v;
     }
+    mp.todo = n;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        char what[256];
+        switch (tune_resume_apply(resume, todo[i], ms.repeat)) {
+        case RESUME_TAKEN: variant_measured(todo[i], &mp); continue;
+        case RESUME_CHANGED:
+            describe(what, sizeof what, todo[i]);
+            tune_progress(t, "%s: its machine code differs from the report's: measured again", what);
+            break;
+        case RESUME_OTHER_REPEAT:
+            describe(what, sizeof what, todo[i]);
+            tune_progress(t, "%s: the report has another number of runs than --repeat=%d: measured again", what, ms.repeat);
+            break;
+        case RESUME_NONE: break;
+        }
+        todo[m++] = todo[i];
+    }
+    write_partial_report(&mp); /* the plan, before the first command runs */
+    tune_measure_all(&ms, todo, m, variant_measured, &mp);
+    free(todo);
 }
 
 static void pick_best(Tuner *t, TuneKernel *k)
@@ -371,7 +428,10 @@ static bool write_output(Tuner *t)
     if (ok) {
         size_t n;
         char *buf = read_file(ptx, &n, stderr);
+        sigset_t old;
+        cleanup_hold(&old);   /* a signal waits: no temporary file is left */
         ok = buf && write_file_atomic(t->cfg->output, buf, n);
+        cleanup_release(&old);
         free(buf);
     } else {
         fprintf(stderr, "ptxopt-tune: the combined best variant failed: %s\n", why ? why : "?");
@@ -463,6 +523,14 @@ int main(int argc, char **argv)
     Config cfg;
     tune_parse_args(argc, argv, &cfg);
     Tuner t = { .cfg = &cfg };
+    /* A signal from here on (driver/cleanup.h) ends the running commands
+     * with all they started (SIGTERM to each one's process group, SIGKILL
+     * 2 s later), removes a temporary working directory, says so, and
+     * ends the tuner by the same signal; nothing a command reports after
+     * it is recorded.  SIGTERM is what asks srun or ssh to stop cleanly. */
+    cleanup_install();
+    cleanup_forward_as(SIGTERM);
+    cleanup_set_message("ptxopt-tune: interrupted by ", "; stopped the running commands\n");
     char *ptxas = tune_find_ptxas(&cfg);
     if (!ptxas) {
         fputs("ptxopt-tune: ptxas not found (give --ptxas=PATH or set PTXAS)\n", stderr);
@@ -490,10 +558,12 @@ int main(int argc, char **argv)
     }
     bool ok = resolve_arch(&t, m) && collect_kernels(&t, m);
     ir_module_free(m);
-    /* a signal now ends the measuring commands (whole process groups) and
-     * removes the temporary directory with us (driver/cleanup.h) */
-    cleanup_install();
+    /* --resume's report is read before anything is built: a wrong file is
+     * an error at once, not after the builds */
+    TuneResume *resume = NULL;
+    if (ok && cfg.resume) resume = tune_resume_load(cfg.resume, cfg.measure, &ok);
     if (!ok || !setup_workdir(&t)) {
+        tune_resume_free(resume);
         free(ptxas);
         if (t.sass) sass_tools_free(t.sass);
         free_run(&t);
@@ -513,6 +583,11 @@ int main(int argc, char **argv)
     /* the baseline: the input as it is (retargeted when --arch says so) */
     char *base_ptx = xasprintf("%s/baseline.ptx", t.workdir), *base_cubin = xasprintf("%s/baseline.cubin", t.workdir),
          *base_log = xasprintf("%s/baseline.ptxas.log", t.workdir);
+    t.base_ptx = base_ptx;
+    t.base_cubin = base_cubin;
+    /* the report: --report, else the file resumed from (so that a second
+     * interruption loses nothing either) */
+    const char *report = cfg.report ? cfg.report : cfg.resume;
     char *why = NULL;
     PtxasRun base = { 0 }, lo = { 0 }, hi = { 0 };
     if (!tune_build_ptx(&t, "", base_ptx, NULL, &why, NULL)) {
@@ -538,9 +613,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < t.run.nkernels; i++)
             if (!t.run.kernels[i].skip) plan_kernel(&t, &t.run.kernels[i], &base, &lo, &hi, base_ptx, base_cubin);
     }
-    if (!cfg.dry_run)
-        for (int i = 0; i < t.run.nkernels; i++)
-            if (!t.run.kernels[i].skip) measure_kernel(&t, &t.run.kernels[i]);
+    if (!cfg.dry_run && status == ST_OK) measure_all(&t, resume, report);
     /* every kernel that was tuned needs a winner; skipped ones stay as they are */
     bool all_picked = true;
     for (int i = 0; i < t.run.nkernels; i++) {
@@ -548,9 +621,10 @@ int main(int argc, char **argv)
         pick_best(&t, &t.run.kernels[i]);
         all_picked &= t.run.kernels[i].best >= 0;
     }
+    t.run.complete = true;
     tune_print_table(&t.run, stdout);
     fflush(stdout);
-    if (cfg.report && !tune_write_report(&t.run, cfg.report)) status = ST_BAD_INPUT;
+    if (report && !write_report(&t.run, report)) status = ST_BAD_INPUT;
     if (!all_picked) {
         fprintf(stderr, "ptxopt-tune: %s: no variant of some kernel could be %s\n", cfg.input, cfg.dry_run ? "built" : "measured");
         status = ST_BAD_INPUT;
@@ -572,6 +646,7 @@ out:
     if (t.temp_workdir && (!cfg.dry_run || status != ST_OK) && !cfg.keep) remove_workdir(&t);
     else if (t.temp_workdir) tune_progress(&t, "variants are in %s", t.workdir);
     ptxas_run_free(&base), ptxas_run_free(&lo), ptxas_run_free(&hi);
+    tune_resume_free(resume);
     free(why), free(base_ptx), free(base_cubin), free(base_log), free(ptxas);
     if (t.sass) sass_tools_free(t.sass);
     free_run(&t);

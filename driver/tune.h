@@ -5,7 +5,9 @@
  *   tune_space.c     the candidate space: dimensions and their product
  *   tune_ptxas.c     ptxas -v runs and what they print; cubin code hashes
  *   tune_exec.c      running a program with output captured (and a timeout)
- *   tune_measure.c   the user's measuring command: environment, time, median
+ *   tune_measure.c   the user's measuring command: environment, time, median;
+ *                    up to --jobs commands at once, each in its slot
+ *   tune_resume.c    reading an earlier run's JSON report (--resume)
  *   tune_mix.c       a kernel's instruction mix for the cost model
  *   tune_report.c    the table on stdout, CSV and JSON reports
  *
@@ -29,12 +31,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "model/model.h"
 #include "sass/sass.h"
 
 #define TUNE_MAX_DIMS 8
 #define TUNE_MAX_VALUES 64
+#define TUNE_MAX_JOBS 1024          /* --jobs; no more than driver/cleanup.h tracks at once */
 
 typedef struct TuneKernel TuneKernel;
 
@@ -85,6 +89,7 @@ typedef struct Variant {
     double *times;
     double median;
     bool measured;
+    bool resumed;                /* the times come from --resume's report */
     bool best;
 } Variant;
 
@@ -121,6 +126,13 @@ typedef struct ExecResult {
  * NULL), and a timeout in seconds (0: none; the whole process group is
  * killed). */
 ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout);
+
+/* Starts argv as tune_exec does and returns at once: the child's pid (the
+ * leader of its own process group, registered with driver/cleanup.h: the
+ * caller reaps it and calls cleanup_forget), or -1 with why in err. */
+pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, const char *err_path, char *err, size_t errsz);
+/* The exit status a shell reports for a waitpid() status. */
+int tune_exit_code(int wstatus);
 
 /* The last line of a file that is not blank, without leading and trailing
  * blanks; "" if none (static buffer). */
@@ -193,11 +205,32 @@ typedef struct MeasureSpec {
     double timeout;
     const char *arch;
     const char *workdir;
+    const char *baseline_ptx, *baseline_cubin;   /* PTXOPT_BASELINE_PTX/CUBIN, or NULL */
+    int jobs;                                    /* commands at once (slots), >= 1 */
 } MeasureSpec;
 
-/* Runs the command `repeat` times for v; fills v->times, median, measured,
- * or status/error on failure. */
-void tune_measure(const MeasureSpec *ms, Variant *v, const TuneKernel *k);
+/* Measures the n variants, up to ms->jobs at once: each runs the command
+ * `repeat` times, one after another in one slot (PTXOPT_SLOT=0..jobs-1,
+ * never two running commands in one slot), and gets v->times, median,
+ * measured, or status/error on failure; done(v, ctx) is called as each
+ * variant finishes, in the order they finish.  The results do not depend
+ * on jobs. */
+void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*done)(Variant *v, void *ctx), void *ctx);
+
+/* ---------------------------------------------------------- tune_resume */
+
+typedef struct TuneResume TuneResume;
+typedef enum TuneResumed { RESUME_NONE, RESUME_TAKEN, RESUME_CHANGED, RESUME_OTHER_REPEAT } TuneResumed;
+
+/* Reads --resume's report: NULL with *ok true when the file does not exist
+ * (a first run), NULL with *ok false after a message (unreadable, not a
+ * report of ours, made with another measuring command). */
+TuneResume *tune_resume_load(const char *path, const char *measure_cmd, bool *ok);
+void tune_resume_free(TuneResume *r);
+/* Gives v the times the report holds for it: RESUME_TAKEN (v->measured,
+ * v->resumed), RESUME_CHANGED (same pipeline, other machine code),
+ * RESUME_OTHER_REPEAT, or RESUME_NONE (not there, or not measured). */
+TuneResumed tune_resume_apply(const TuneResume *r, Variant *v, int repeat);
 
 /* ---------------------------------------------------------- tune_report */
 
@@ -210,6 +243,7 @@ typedef struct TuneRun {
     bool sass;                   /* --sass: the SASS class columns */
     int repeat;
     const char *measure_cmd;
+    bool complete;               /* false while measuring: the report is partial */
     int nkernels;
     TuneKernel *kernels;
     int nvariants;

@@ -2,12 +2,13 @@
 bin_PROGRAMS += ptxopt-tune
 ptxopt_tune_SOURCES = driver/ptxopt-tune.c driver/tune.h driver/tune_driver.h driver/tune_options.c driver/tune_build.c driver/tune_space.c driver/tune_ptxas.c \
 	driver/tune_exec.c driver/tune_measure.c driver/tune_mix.c driver/tune_report.c \
-	driver/fileio.c driver/fileio.h driver/cleanup.c driver/cleanup.h
+	driver/tune_resume.c driver/json_read.c driver/json_read.h driver/fileio.c driver/fileio.h driver/cleanup.c driver/cleanup.h
 ptxopt_tune_LDADD = $(PTXOPT_LIBS)
 dist_man_MANS += man/ptxopt-tune.1
 
 ## Unit test of the tuner's ptxas-free pieces (testsuite/unit/test_tune.c).
 check_PROGRAMS += testsuite/unit/test_tune
 testsuite_unit_test_tune_SOURCES = testsuite/unit/test_tune.c driver/tune.h driver/tune_space.c \
-	driver/tune_ptxas.c driver/tune_exec.c driver/tune_measure.c driver/cleanup.c driver/cleanup.h
+	driver/tune_ptxas.c driver/tune_exec.c driver/tune_measure.c driver/cleanup.c driver/cleanup.h \
+	driver/json_read.c driver/json_read.h
 testsuite_unit_test_tune_LDADD = $(PTXOPT_LIBS)

@@ -17,10 +17,10 @@ enum { ST_OK = 0, ST_BAD_INPUT = 1, ST_USAGE = 2, ST_INTERNAL = 3 };
 #define MAX_PTXAS_OPTS 32
 
 typedef struct Config {
-    const char *input, *output, *report, *arch_opt, *measure, *workdir, *ptxas;
+    const char *input, *output, *report, *arch_opt, *measure, *workdir, *ptxas, *resume;
     const char *kernels[MAX_KERNEL_ARGS];
     int nkernels;
-    long block, grid, maxrregcount, repeat, max_variants;
+    long block, grid, maxrregcount, repeat, max_variants, jobs;
     long long dynamic_smem;
     double timeout, min_gain;
     bool dry_run, keep, quiet, no_regs, sass;
@@ -39,6 +39,7 @@ typedef struct Tuner {
     bool retarget;               /* --arch differs from the file: rewrite .target */
     char *workdir;
     bool temp_workdir;
+    const char *base_ptx, *base_cubin;   /* the baseline's files in workdir */
     TuneRun run;
     int cap_variants;
     SassTools *sass;             /* --sass: nvdisasm found */

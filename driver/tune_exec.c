@@ -35,25 +35,26 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout)
+pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, const char *err_path, char *err, size_t errsz)
 {
-    ExecResult r = { .status = -1 };
     /* start from empty files (the child appends, so one file can take both) */
     if (out_path) { int f = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0666); if (f >= 0) close(f); }
     if (err_path) { int f = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0666); if (f >= 0) close(f); }
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) {
-        snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(errno));
-        return r;
+        snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(errno));
+        return -1;
     }
     fflush(stdout);
     fflush(stderr);
+    /* in a process group of its own, registered before a signal can be
+     * handled (driver/cleanup.h) */
     pid_t pid = cleanup_fork(true);
     if (pid < 0) {
-        snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(errno));
+        snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(errno));
         close(report[0]);
         close(report[1]);
-        return r;
+        return -1;
     }
     if (pid == 0) {
         close(report[0]);
@@ -76,11 +77,24 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
     while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR) {}
     close(report[0]);
     if (got == (ssize_t)sizeof e) {
-        waitpid(pid, NULL, 0);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
         cleanup_forget(pid);
-        snprintf(r.error, sizeof r.error, "cannot run %s: %s", argv[0], strerror(e));
-        return r;
+        snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(e));
+        return -1;
     }
+    return pid;
+}
+
+int tune_exit_code(int wstatus)
+{
+    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 1;
+}
+
+ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout)
+{
+    ExecResult r = { .status = -1 };
+    pid_t pid = tune_spawn(argv, env, out_path, err_path, r.error, sizeof r.error);
+    if (pid < 0) return r;
     int status = 0;
     double deadline = timeout > 0 ? now_s() + timeout : 0;
     for (;;) {
@@ -97,7 +111,7 @@ ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path
         if (w == 0) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
     }
     cleanup_forget(pid);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+    r.status = tune_exit_code(status);
     return r;
 }
 

@@ -36,6 +36,11 @@ static void usage(FILE *out)
           "                          variant is in PTXOPT_VARIANT_* variables; CMD prints\n"
           "                          a time as its last line, lower is better)\n"
           "      --repeat=N          run CMD N times per variant, take the median (1)\n"
+          "  -j, --jobs=N            run up to N measuring commands at once, each told its\n"
+          "                          slot in PTXOPT_SLOT=0..N-1 (1)\n"
+          "      --resume=REPORT     take the variants an earlier run of the same campaign\n"
+          "                          measured from its JSON REPORT, measure the rest; the\n"
+          "                          report is rewritten as each variant finishes\n"
           "      --timeout=SECONDS   stop a CMD run after SECONDS; the variant fails\n"
           "      --min-gain=PERCENT  keep the baseline unless a variant beats it by more\n"
           "                          than PERCENT (0)\n"
@@ -101,7 +106,7 @@ static double parse_double(const char *opt, const char *v)
 
 enum {
     OPT_ARCH = 256, OPT_BLOCK, OPT_DSMEM, OPT_GRID, OPT_MAXRREG, OPT_DRY, OPT_MEASURE, OPT_REPEAT, OPT_TIMEOUT,
-    OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS
+    OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS, OPT_RESUME
 };
 
 void tune_parse_args(int argc, char **argv, Config *c)
@@ -117,6 +122,8 @@ void tune_parse_args(int argc, char **argv, Config *c)
         { "dry-run", no_argument, NULL, OPT_DRY },
         { "measure", required_argument, NULL, OPT_MEASURE },
         { "repeat", required_argument, NULL, OPT_REPEAT },
+        { "jobs", required_argument, NULL, 'j' },
+        { "resume", required_argument, NULL, OPT_RESUME },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "min-gain", required_argument, NULL, OPT_MINGAIN },
         { "report", required_argument, NULL, OPT_REPORT },
@@ -135,10 +142,11 @@ void tune_parse_args(int argc, char **argv, Config *c)
     };
     memset(c, 0, sizeof *c);
     c->repeat = 1;
+    c->jobs = 1;
     c->max_variants = 256;
     int ch;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":o:k:X:qhV", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":o:k:X:j:qhV", longopts, NULL)) != -1) {
         char err[256];
         switch (ch) {
         case 'o': c->output = optarg; break;
@@ -154,6 +162,8 @@ void tune_parse_args(int argc, char **argv, Config *c)
         case OPT_DRY: c->dry_run = true; break;
         case OPT_MEASURE: c->measure = optarg; break;
         case OPT_REPEAT: c->repeat = parse_long("repeat", optarg, 1, 1000); break;
+        case 'j': c->jobs = parse_long("jobs", optarg, 1, TUNE_MAX_JOBS); break;
+        case OPT_RESUME: c->resume = optarg; break;
         case OPT_TIMEOUT: c->timeout = parse_double("timeout", optarg); break;
         case OPT_MINGAIN: c->min_gain = parse_double("min-gain", optarg); break;
         case OPT_REPORT: c->report = optarg; break;
@@ -186,6 +196,9 @@ void tune_parse_args(int argc, char **argv, Config *c)
     c->input = argv[optind];
     if (strcmp(c->input, "-") == 0) usage_error("the input must be a file (it is read once per variant)%s", "");
     if (c->dry_run == (c->measure != NULL)) usage_error("give exactly one of --dry-run and --measure=CMD%s", "");
+    if (c->resume && c->dry_run) usage_error("--resume resumes measuring: it needs --measure=CMD%s", "");
+    if (c->resume && strlen(c->resume) >= 4 && strcmp(c->resume + strlen(c->resume) - 4, ".csv") == 0)
+        usage_error("--resume=%s: the report to resume from is the JSON one (a name not ending in .csv)", c->resume);
     if (c->no_regs && !c->ndims) usage_error("--no-regs leaves nothing to tune: add a --dim%s", "");
     for (int i = 0; i < c->ndims; i++)
         if (strcasecmp(c->dims[i].name, "maxnreg") == 0 && !c->no_regs)

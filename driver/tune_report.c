@@ -6,7 +6,8 @@
  * with blanks whole):
  *   id kernel DIM... regs spill_st spill_ld stack blocks occupancy rank time status path
  * status is ok, best, dup:ID (same machine code as variant ID: not built
- * again nor measured), build-failed or measure-failed.
+ * again nor measured), build-failed or measure-failed (and pending in the
+ * reports written while measuring).
  * The CSV (--report=FILE.csv) has a header line and every field; the JSON
  * (--report=FILE.json, or any other name) has the same per variant, grouped
  * by kernel, with the run's settings. */
@@ -20,10 +21,12 @@
 #include "ir/fatal.h"
 #include "opt/remarks.h"
 
-static const char *status_name(const Variant *v)
+/* A variant built but not measured yet shows as "pending" in the partial
+ * reports written during --measure. */
+static const char *status_name(const TuneRun *r, const Variant *v)
 {
     switch (v->status) {
-    case V_OK: return v->best ? "best" : "ok";
+    case V_OK: return v->best ? "best" : r->measured && !v->measured ? "pending" : "ok";
     case V_DUPLICATE: return "dup";
     case V_BUILD_FAILED: return "build-failed";
     case V_MEASURE_FAILED: return "measure-failed";
@@ -84,7 +87,7 @@ void tune_print_table(const TuneRun *r, FILE *out)
         if (v->measured) fprintf(out, " %.6g", v->median); else fputs(" -", out);
         if (r->sass) sass_fields(out, v, ' ', "-");
         if (v->status == V_DUPLICATE) fprintf(out, " dup:%d", v->duplicate_of);
-        else fprintf(out, " %s", status_name(v));
+        else fprintf(out, " %s", status_name(r, v));
         fprintf(out, " %s\n", v->ptx_path ? v->ptx_path : "-");
     }
     for (int i = 0; i < r->nvariants; i++) {
@@ -132,7 +135,7 @@ static void write_csv(const TuneRun *r, FILE *f)
         }
         fputc(',', f);
         csv_field(f, v->pipeline);
-        fprintf(f, ",%s,", status_name(v));
+        fprintf(f, ",%s,", status_name(r, v));
         if (v->status == V_DUPLICATE) fprintf(f, "%d", v->duplicate_of);
         if (has_stats(v))
             fprintf(f, ",%d,%lld,%lld,%lld,%lld,%d,%d,%.4f,%s", v->st.regs, v->st.spill_stores, v->st.spill_loads,
@@ -171,7 +174,23 @@ static void jnum(FILE *f, double x)
     else fputs("null", f);
 }
 
-static void write_variant_json(const Variant *v, FILE *f)
+/* A time: the shortest of %.9g..%.17g that reads back as x, so that a time
+ * read back by --resume is the time measured, to the bit. */
+static void jtime(FILE *f, double x)
+{
+    if (!isfinite(x)) {
+        fputs("null", f);
+        return;
+    }
+    char buf[40];
+    for (int prec = 9; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    fputs(buf, f);
+}
+
+static void write_variant_json(const TuneRun *r, const Variant *v, FILE *f)
 {
     const TuneKernel *k = v->kernel;
     fprintf(f, "{\"id\":%d,\"baseline\":%s,\"values\":{", v->id, v->baseline ? "true" : "false");
@@ -184,7 +203,7 @@ static void write_variant_json(const Variant *v, FILE *f)
     fputs("},\"pipeline\":", f);
     jstr(f, v->pipeline);
     fputs(",\"status\":", f);
-    json_string(f, status_name(v));
+    json_string(f, status_name(r, v));
     if (v->status == V_DUPLICATE) fprintf(f, ",\"duplicate_of\":%d", v->duplicate_of);
     else fputs(",\"duplicate_of\":null", f);
     if (has_stats(v))
@@ -208,14 +227,16 @@ static void write_variant_json(const Variant *v, FILE *f)
     fputs(",\"times\":[", f);
     for (int t = 0; t < v->nruns; t++) {
         if (t) fputc(',', f);
-        jnum(f, v->times[t]);
+        jtime(f, v->times[t]);
     }
     fputs("],\"time_median\":", f);
-    if (v->measured) jnum(f, v->median); else fputs("null", f);
+    if (v->measured) jtime(f, v->median); else fputs("null", f);
     fprintf(f, ",\"best\":%s,\"ptx\":", v->best ? "true" : "false");
     jstr(f, v->ptx_path);
     fputs(",\"cubin\":", f);
     jstr(f, v->cubin_path);
+    if (v->code_hash) fprintf(f, ",\"code_hash\":\"%016llx\"", v->code_hash);
+    else fputs(",\"code_hash\":null", f);
     fputs(",\"error\":", f);
     jstr(f, v->error);
     if (v->has_sass) {
@@ -236,7 +257,7 @@ static void write_json(const TuneRun *r, FILE *f)
     jstr(f, r->measure_cmd);
     fprintf(f, ",\"repeat\":%d,\"output\":", r->repeat);
     jstr(f, r->output);
-    fputs(",\"kernels\":[", f);
+    fprintf(f, ",\"complete\":%s,\"kernels\":[", r->complete ? "true" : "false");
     for (int i = 0; i < r->nkernels; i++) {
         const TuneKernel *k = &r->kernels[i];
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
@@ -266,7 +287,7 @@ static void write_json(const TuneRun *r, FILE *f)
         fputs(",\"variants\":[", f);
         for (int j = 0; j < k->nvariants; j++) {
             fputs(j ? ",\n  " : "\n  ", f);
-            write_variant_json(&r->variants[k->first_variant + j], f);
+            write_variant_json(r, &r->variants[k->first_variant + j], f);
         }
         fputs("]}", f);
     }

@@ -74,6 +74,10 @@ typedef struct EmuArg {
  * "struct:f32:1.5,i32:3,..." into *a.  On error writes a message to err. */
 bool emu_arg_parse(const char *text, EmuArg *a, char *err, size_t errlen);
 void emu_arg_free(EmuArg *a);
+/* The initial contents of a buffer argument (count elements, malloc'ed;
+ * one spare byte), as a launch gives it to the kernel: the GPU harness
+ * ptxopt-run uses the same inputs.  NULL after writing why to err. */
+uint8_t *emu_arg_buffer_data(const EmuArg *a, char *err, size_t errlen);
 
 typedef enum EmuPolicy { EMU_POLICY_ITS, EMU_POLICY_HANOI, EMU_POLICY_STRICT } EmuPolicy;
 const char *emu_policy_name(EmuPolicy p);

@@ -4,7 +4,7 @@
 #   *.ptx, *.test  under lit/, unit/, ...   RUN/CHECK lines (FileCheck)
 #   corpus/**/*.ptx                          the round-trip ladder (see corpus/lit.local.cfg)
 #
-# Substitutions: %ptxopt %ptxopt-emu %FileCheck %ptxas %srcdir %builddir %unit
+# Substitutions: %ptxopt %ptxopt-emu %ptxopt-run %cuda_stub %mock_cuda %FileCheck %ptxas %srcdir %builddir %unit
 # Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
 #           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
 #           reported UNSUPPORTED (counted as skipped, never as passed) without.
@@ -53,6 +53,18 @@ else:
                        "./bootstrap installs it (pip: nvidia-cuda-nvdisasm)")
 if getattr(config, "z3_libs", ""):
     config.available_features.add("z3")
+# 'ptxopt-run' when it was built (configure found cuda.h); 'cuda-stub' when
+# configure found the toolkit's stub libcuda.so (%cuda_stub).
+if os.access(os.path.join(bindir, "ptxopt-run"), os.X_OK):
+    config.available_features.add("ptxopt-run")
+else:
+    lit_config.warning("ptxopt-run not built (no cuda.h): its tests are UNSUPPORTED (skipped)")
+cuda_stub = getattr(config, "cuda_stub", "")
+if cuda_stub and os.path.exists(cuda_stub):
+    config.available_features.add("cuda-stub")
+config.substitutions.append(("%cuda_stub", cuda_stub or "/nonexistent/libcuda.so"))
+# %mock_cuda: testsuite/run/mock_cuda.c, a stand-in driver for ptxopt-run's tests
+config.substitutions.append(("%mock_cuda", os.path.join(bindir, "testsuite", "run", "libcuda-mock.so")))
 if nvcc:
     config.available_features.add("nvcc")
 else:
@@ -76,6 +88,7 @@ def toolkit_bin(nvcc):
 config.substitutions.append(("%cuda_bin", toolkit_bin(nvcc) if nvcc else "/nonexistent"))
 config.substitutions.append(("%ptxopt-emu", os.path.join(bindir, "ptxopt-emu")))
 config.substitutions.append(("%ptxopt-tune", os.path.join(bindir, "ptxopt-tune")))
+config.substitutions.append(("%ptxopt-run", os.path.join(bindir, "ptxopt-run")))
 config.substitutions.append(("%ptxopt-ptxas", os.path.join(bindir, "ptxopt-ptxas")))
 config.substitutions.append(("%ptxopt-nvcc", os.path.join(bindir, "ptxopt-nvcc")))
 config.substitutions.append(("%ptxopt", os.path.join(bindir, "ptxopt")))

@@ -7,7 +7,8 @@
  *  * a registered directory is gone after a fatal signal, a child made by
  *    cleanup_fork is ended by it (in its own group: its children too), and
  *    the program dies of that signal;
- *  * a signal ignored at start stays ignored. */
+ *  * a signal ignored at start stays ignored;
+ *  * cleanup_forward_as, cleanup_set_message, cleanup_hold/release. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -142,6 +143,88 @@ static void test_signal(const char *base, int sig, bool ignore_first)
     CHECK(gg > 0 && gone, "process %d, started by a registered child's command, survived", gg);
 }
 
+/* ptxopt-tune's use: cleanup_forward_as(SIGTERM), cleanup_set_message and
+ * cleanup_hold.  A child holds the signals while it "writes a file"; SIGINT
+ * arrives meanwhile.  The file must be finished first, the registered
+ * command (own group) must get SIGTERM rather than SIGINT, the message must
+ * be on standard error, and the child must die of SIGINT. */
+static char got_path[2048];
+static void record_signal(int sig)
+{
+    int fd = open(got_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+        char c = sig == SIGTERM ? 'T' : sig == SIGINT ? 'I' : '?';
+        (void)!write(fd, &c, 1);
+        close(fd);
+    }
+    _exit(0);
+}
+
+static void test_forward_hold(const char *base)
+{
+    char ready[2048], whole[2048], err[2048];
+    snprintf(got_path, sizeof got_path, "%s/fwd.got", base);
+    snprintf(ready, sizeof ready, "%s/fwd.ready", base);
+    snprintf(whole, sizeof whole, "%s/fwd.whole", base);
+    snprintf(err, sizeof err, "%s/fwd.err", base);
+    unlink(got_path), unlink(ready), unlink(whole);
+    int go[2];
+    if (pipe(go) != 0) { CHECK(0, "pipe"); return; }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(go[0]);
+        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) _exit(91);
+        signal(SIGINT, SIG_DFL);        /* lit starts tests with SIGINT ignored */
+        alarm(30);                      /* a failure, not a hang */
+        cleanup_install();
+        cleanup_forward_as(SIGTERM);
+        cleanup_set_message("test_cleanup: interrupted by ", "; stopped the command\n");
+        pid_t g = cleanup_fork(true);
+        if (g == 0) {
+            close(go[1]);
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = record_signal;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGTERM, &sa, NULL);
+            sigaction(SIGINT, &sa, NULL);
+            int r = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (r >= 0) close(r);
+            for (;;) pause();
+        }
+        while (!exists(ready)) usleep(1000);
+        sigset_t old;
+        cleanup_hold(&old);
+        (void)!write(go[1], "x", 1);
+        usleep(200000);                 /* the signal comes meanwhile */
+        int w = open(whole, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (w >= 0) close(w);
+        cleanup_release(&old);
+        for (;;) pause();
+    }
+    close(go[1]);
+    char c;
+    ssize_t n = read(go[0], &c, 1);
+    close(go[0]);
+    CHECK(n == 1, "the child did not get ready");
+    kill(pid, SIGINT);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "status %#x, not death by SIGINT", st);
+    CHECK(exists(whole), "the signal did not wait for cleanup_release");
+    char got = 0;
+    int fd = open(got_path, O_RDONLY);
+    if (fd >= 0) { if (read(fd, &got, 1) != 1) got = 0; close(fd); }
+    CHECK(got == 'T', "the command got '%c', not SIGTERM ('T')", got ? got : '-');
+    char text[512] = "";
+    fd = open(err, O_RDONLY);
+    if (fd >= 0) { ssize_t k = read(fd, text, sizeof text - 1); if (k > 0) text[k] = 0; close(fd); }
+    char want[128];
+    snprintf(want, sizeof want, "test_cleanup: interrupted by %s; stopped the command\n", strsignal(SIGINT));
+    CHECK(strcmp(text, want) == 0, "standard error was '%s'", text);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -153,6 +236,7 @@ int main(void)
     test_signal(b, SIGTERM, false);
     test_signal(b, SIGINT, false);
     test_signal(b, SIGHUP, true);
+    test_forward_hold(b);
     remove_tree(b);
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;

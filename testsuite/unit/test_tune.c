@@ -1,11 +1,13 @@
 /* test_tune.c — ptxopt-tune's pieces that need no ptxas: reading ptxas -v
  * logs, times and medians, --dim specs, the candidate space and its
- * pipelines, the register caps worth trying. */
+ * pipelines, the register caps worth trying; the JSON reader --resume
+ * uses. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/json_read.h"
 #include "driver/tune.h"
 
 static int failures;
@@ -171,8 +173,50 @@ static void test_regs_dim(void)
     for (int i = 0; i < d.nvalues; i++) free(d.values[i]);
 }
 
+static bool json_fails(const char *text, const char *want)
+{
+    char err[128] = "";
+    JsonValue *v = json_parse(text, strlen(text), err, sizeof err);
+    json_free(v);
+    if (!v && strcmp(err, want) != 0) fprintf(stderr, "json '%s': '%s', expected '%s'\n", text, err, want);
+    return !v && strcmp(err, want) == 0;
+}
+
+static void test_json(void)
+{
+    const char *text = " {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\\"\\n\\u00e9\\ud83d\\ude00/\", \"o\": {}, \"a\": 0}\n";
+    char err[128];
+    JsonValue *v = json_parse(text, strlen(text), err, sizeof err);
+    CHECK(v && v->kind == JSON_OBJECT && v->n == 4);
+    const JsonValue *a = json_get(v, "a");   /* the first of two */
+    CHECK(a && a->kind == JSON_ARRAY && a->n == 5);
+    CHECK(a && a->items[0]->number == 1 && a->items[1]->number == -2500 && a->items[2]->kind == JSON_TRUE &&
+          a->items[3]->kind == JSON_FALSE && a->items[4]->kind == JSON_NULL);
+    CHECK(json_str(json_get(v, "s")) && strcmp(json_str(json_get(v, "s")), "x\"\n\xc3\xa9\xf0\x9f\x98\x80/") == 0);
+    CHECK(json_get(v, "o") && json_get(v, "o")->kind == JSON_OBJECT && json_get(v, "o")->n == 0);
+    CHECK(!json_get(v, "nope") && !json_str(a) && !json_get(a, "a"));
+    json_free(v);
+    /* every error has its place, nothing crashes, nothing leaks */
+    CHECK(json_fails("", "1:1: unexpected end of the text"));
+    CHECK(json_fails("{\"a\" 1}", "1:6: expected ':'"));
+    CHECK(json_fails("[1,\n 2", "2:3: expected ',' or ']'"));
+    CHECK(json_fails("[1] x", "1:5: text after the value"));
+    CHECK(json_fails("\"abc", "1:1: unterminated string"));
+    CHECK(json_fails("\"a\\u0000\"", "1:9: \\u0000 in a string"));
+    CHECK(json_fails("\"\\ud800x\"", "1:8: bad \\u escape"));
+    CHECK(json_fails("\"\\q\"", "1:4: bad escape in a string"));
+    CHECK(json_fails("0x10", "1:2: text after the value"));
+    CHECK(json_fails("-", "1:1: bad number"));
+    CHECK(json_fails("nul", "1:1: expected a value"));
+    char deep[200];
+    memset(deep, '[', sizeof deep - 1);
+    deep[sizeof deep - 1] = 0;
+    CHECK(json_fails(deep, "1:66: nested too deeply"));
+}
+
 int main(void)
 {
+    test_json();
     test_ptxas_log();
     test_times();
     test_dims();
