@@ -1,24 +1,24 @@
 #!/usr/bin/env python3
 """fuzz.py — random-program differential testing of every pass.
 
-  fuzz.py --ptxopt=P --emu=E [--seed=S] [--count=N] [--minutes=M]
+  fuzz.py --ptxopt=P --emu=E [--seed=S] [--count=N] [--minutes=M] [--source=cuda|ptx|both]
           [--batch=K] [--work=DIR] [--found=DIR] [--expect=FILE]
           [--no-reduce] [--configs=REGEX] [--add-config=NAME=PIPELINE]
 
 The campaign stops after N programs or M minutes, whichever comes first
 (20 programs when neither is given).
 
-Kernels come from gen.py (seeds S, S+1, ...), K at a time in one .cu file
-compiled by nvcc -ptx (cached under WORK/cache by the source's hash), and
-are split into one .ptx per kernel.  For each kernel and each
+Per seed, two kernels: kS from gen.py (CUDA; K at a time in one .cu file
+compiled by nvcc -ptx, cached under WORK/cache by the source's hash, split
+into one .ptx per kernel) and pS from gen_ptx.py (PTX written directly).  For each kernel and each
 configuration of passes.py: ptxopt rewrites it; when the output differs
 from the input (the pass "changed something": the coverage figure), ptxas
 must accept it and ptxopt-emu --diff must find the buffers identical for
 every launch of gen.LAUNCHES under 3 ITS seeds and hanoi (oracle.py).
 
-A failure is reduced (reduce.py) and written to FOUND/seedS-CONFIG.ptx
+A failure is reduced (reduce.py) and written to FOUND/KERNEL-CONFIG.ptx
 with its pipeline and launch in header comments (check_found.py reruns
-them).  --expect=FILE lists "SEED CONFIG  # class" pairs known to fail:
+them).  --expect=FILE lists "KERNEL CONFIG  # class" pairs known to fail:
 they are reported as XFAIL; one that passes is XPASS.  The exit status is
 1 on an unexpected failure, an XPASS, or an invalid original (a generator
 bug: out of bounds, a race, a check failure), else 0.
@@ -34,6 +34,7 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gen      # noqa: E402
+import gen_ptx  # noqa: E402
 import oracle   # noqa: E402
 import passes   # noqa: E402
 import reduce as reducer  # noqa: E402
@@ -81,12 +82,13 @@ class Campaign:
         self.failures, self.xfail, self.xpass = [], [], []
         self.expect = {}
         self.reduced = set()
+        self.last_seed = args.seed - 1
         if args.expect:
             with open(args.expect) as f:
                 for line in f:
                     w = line.split("#")[0].split()
                     if len(w) >= 2:
-                        self.expect[(int(w[0]), w[1])] = line.split("#", 1)[1].strip() if "#" in line else ""
+                        self.expect[(w[0], w[1])] = line.split("#", 1)[1].strip() if "#" in line else ""
 
     def log(self, s):
         print(s, flush=True)
@@ -98,7 +100,7 @@ class Campaign:
         self.programs += 1
         if not self.t.ptxas_ok(src)[0]:
             self.invalid += 1
-            self.log("INVALID seed %d: ptxas rejects nvcc's PTX" % seed)
+            self.log("INVALID %s: ptxas rejects it" % name)
             return
         launches = [gen.launch_args(etype, g, b, seed) for g, b in gen.LAUNCHES]
         verdicts = {}          # output hash -> failure or None
@@ -125,7 +127,7 @@ class Campaign:
                         valid = self.validate(src, name, launches)
                         if valid is not True:
                             self.invalid += 1
-                            self.log("INVALID seed %d (%s): %s" % (seed, name, valid))
+                            self.log("INVALID %s: %s" % (name, valid))
                             return
                     ok, msg = self.t.ptxas_ok(dst)
                     if not ok:
@@ -147,32 +149,34 @@ class Campaign:
         return True
 
     def settle(self, seed, cname, fail, src=None, name=None, pipeline=None, extra=""):
-        known = (seed, cname) in self.expect
+        key = (name, cname)
+        known = key in self.expect
         if fail is None:
             if known:
-                self.xpass.append((seed, cname))
-                self.log("XPASS seed %d %s (expected to fail: %s)" % (seed, cname, self.expect[(seed, cname)]))
+                self.xpass.append(key)
+                self.log("XPASS %s %s (expected to fail: %s)" % (name, cname, self.expect[key]))
             return
         sig, launch, detail = fail
         if known:
-            self.xfail.append((seed, cname))
-            self.log("XFAIL seed %d %s: %s (%s)" % (seed, cname, sig, self.expect[(seed, cname)]))
+            self.xfail.append(key)
+            self.log("XFAIL %s %s: %s (%s)" % (name, cname, sig, self.expect[key]))
             return
-        self.failures.append((seed, cname, sig))
-        self.log("FAIL seed %d %s: %s%s\n%s" % (seed, cname, sig,
+        self.failures.append((name, cname, sig))
+        self.log("FAIL %s %s: %s%s\n%s" % (name, cname, sig,
                                                   " with " + " ".join(launch) if launch else "",
                                                   "    " + detail.replace("\n", "\n    ")))
-        if self.a.found and launch and not self.a.no_reduce and (seed, sig) not in self.reduced:
+        if self.a.found and launch and not self.a.no_reduce and (name, sig) not in self.reduced:
             # one reproducer per program and failure kind: the other
             # configurations failing the same way are usually the same bug
-            self.reduced.add((seed, sig))
+            self.reduced.add((name, sig))
             with open(src) as f:
                 text = f.read()
             red, s2 = reducer.reduce(self.t, text, name, pipeline, launch, extra, want=sig)
             os.makedirs(self.a.found, exist_ok=True)
-            path = os.path.join(self.a.found, "seed%d-%s.ptx" % (seed, cname))
+            path = os.path.join(self.a.found, "%s-%s.ptx" % (name, cname))
             with open(path, "w") as f:
-                f.write("// fuzz-passes reproducer: gen.py seed %d (kernel %s), reduced\n" % (seed, name))
+                f.write("// fuzz-passes reproducer: %s seed %d (kernel %s), reduced\n"
+                        % ("gen_ptx.py" if name.startswith("p") else "gen.py", seed, name))
                 f.write("// PIPELINE: %s\n// LAUNCH: %s\n// EMU: %s\n// FAILURE: %s\n// FEATURES: %s\n" %
                         (pipeline, " ".join(launch), extra, sig, " ".join(reducer.features(red))))
                 f.write(red)
@@ -181,8 +185,8 @@ class Campaign:
 
     def summary(self, secs):
         n = max(self.programs, 1)
-        self.log("fuzz-passes: %d programs (seeds %d..%d) in %.1f s: %.1f programs/minute; %d invalid"
-                 % (self.programs, self.a.seed, self.a.seed + self.programs - 1, secs,
+        self.log("fuzz-passes: %d programs (%s, seeds %d..%d) in %.1f s: %.1f programs/minute; %d invalid"
+                 % (self.programs, self.a.source, self.a.seed, self.last_seed, secs,
                     60.0 * self.programs / max(secs, 1e-9), self.invalid))
         self.log("%-22s %-58s %8s %6s %8s" % ("config", "pipeline", "changed", "", "applied"))
         for cname, pipeline, _ in self.configs:
@@ -190,8 +194,8 @@ class Campaign:
                                                       100.0 * self.changed[cname] / n, self.applied[cname]))
         self.log("failures: %d unexpected, %d expected (XFAIL), %d XPASS"
                  % (len(self.failures), len(self.xfail), len(self.xpass)))
-        for s, c, sig in self.failures:
-            self.log("  seed %d %s: %s" % (s, c, sig))
+        for k, c, sig in self.failures:
+            self.log("  %s %s: %s" % (k, c, sig))
 
 
 def main():
@@ -202,18 +206,29 @@ def main():
     ap.add_argument("--count", type=int, default=0)
     ap.add_argument("--minutes", type=float, default=0)
     ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--source", choices=["cuda", "ptx", "both"], default="",
+                    help="gen.py through nvcc, gen_ptx.py, or both (default: both; ptx without nvcc)")
     ap.add_argument("--work", default="fuzz-passes.work")
     ap.add_argument("--found", default="")
     ap.add_argument("--expect", default="")
     ap.add_argument("--no-reduce", action="store_true")
+    ap.add_argument("--avoid", default="", metavar="FEATURES",
+                    help="comma-separated generator features to leave out (gen.KNOWN, or 'known' for all of "
+                         "them: the shapes of the known bug classes), to look past them for other bugs")
     ap.add_argument("--configs", default=".", help="regex: the configurations of passes.py to run")
     ap.add_argument("--add-config", action="append", default=[], metavar="NAME=PIPELINE",
                     help="one more configuration (e.g. a deliberately wrong ablation)")
     a = ap.parse_args()
     if not a.count and not a.minutes:
         a.count = 20
+    for f in filter(None, a.avoid.split(",")):
+        if f != "known" and f not in gen.KNOWN:
+            sys.exit("fuzz.py: --avoid=%s: not one of known, %s" % (f, ", ".join(sorted(gen.KNOWN))))
+        gen.AVOID |= gen.KNOWN if f == "known" else {f}
     tools = oracle.Tools(a.ptxopt, a.emu)
-    if not tools.nvcc:
+    if not a.source:
+        a.source = "both" if tools.nvcc else "ptx"
+    if a.source != "ptx" and not tools.nvcc:
         sys.exit("fuzz.py: nvcc not found ($NVCC, PATH, /usr/local/cuda/bin)")
     cache = os.path.join(a.work, "cache")
     os.makedirs(cache, exist_ok=True)
@@ -226,10 +241,16 @@ def main():
         if a.minutes and time.time() - t0 >= 60 * a.minutes:
             break
         k = a.batch if not a.count else min(a.batch, a.seed + a.count - seed)
-        kernels, meta = compile_batch(tools, range(seed, seed + k), cache)
+        if a.source != "ptx":
+            kernels, meta = compile_batch(tools, range(seed, seed + k), cache)
         for s in range(seed, seed + k):
-            name = "k%d" % s
-            c.kernel(s, name, meta[name], kernels[name], a.work)
+            if a.source != "ptx":
+                name = "k%d" % s
+                c.kernel(s, name, meta[name], kernels[name], a.work)
+            if a.source != "cuda":
+                text, etype = gen_ptx.kernel_source(s)
+                c.kernel(s, "p%d" % s, etype, text, a.work)
+            c.last_seed = s
         seed += k
     c.summary(time.time() - t0)
     sys.exit(1 if c.failures or c.xpass or c.invalid else 0)
