@@ -1,27 +1,32 @@
 #!/usr/bin/env python3
 """fuzz.py — random-program differential testing of every pass.
 
-  fuzz.py --ptxopt=P --emu=E [--seed=S] [--count=N] [--minutes=M] [--source=cuda|ptx|both]
-          [--batch=K] [--work=DIR] [--found=DIR] [--expect=FILE]
-          [--no-reduce] [--configs=REGEX] [--add-config=NAME=PIPELINE]
+  fuzz.py --ptxopt=P --emu=E [--seed=S] [--count=N] [--minutes=M]
+          [--source=cuda|ptx|both] [--avoid=FEATURES] [--batch=K]
+          [--work=DIR] [--found=DIR] [--expect=FILE] [--no-reduce] [--keep]
+          [--configs=REGEX] [--add-config=NAME=PIPELINE]
 
-The campaign stops after N programs or M minutes, whichever comes first
-(20 programs when neither is given).
+The campaign stops after N seeds or M minutes, whichever comes first (20
+seeds when neither is given).  Per seed, two kernels: kS from gen.py (CUDA;
+K at a time in one .cu file compiled by nvcc -ptx, cached under WORK/cache
+by the source's hash, split into one .ptx per kernel) and pS from
+gen_ptx.py (PTX written directly; the only source without nvcc).
 
-Per seed, two kernels: kS from gen.py (CUDA; K at a time in one .cu file
-compiled by nvcc -ptx, cached under WORK/cache by the source's hash, split
-into one .ptx per kernel) and pS from gen_ptx.py (PTX written directly).  For each kernel and each
-configuration of passes.py: ptxopt rewrites it; when the output differs
-from the input (the pass "changed something": the coverage figure), ptxas
+For each kernel and each configuration of passes.py: ptxopt rewrites it;
+when the output differs from the input (the pass "changed something": the
+coverage figure, with its applied remarks counted as "rewrites"), ptxas
 must accept it and ptxopt-emu --diff must find the buffers identical for
 every launch of gen.LAUNCHES under 3 ITS seeds and hanoi (oracle.py).
+Identical rewrites from two configurations are checked once.
 
-A failure is reduced (reduce.py) and written to FOUND/KERNEL-CONFIG.ptx
-with its pipeline and launch in header comments (check_found.py reruns
-them).  --expect=FILE lists "KERNEL CONFIG  # class" pairs known to fail:
-they are reported as XFAIL; one that passes is XPASS.  The exit status is
-1 on an unexpected failure, an XPASS, or an invalid original (a generator
-bug: out of bounds, a race, a check failure), else 0.
+A failure is reduced (reduce.py; once per kernel and failure kind) and
+written to FOUND/KERNEL-CONFIG.ptx with its pipeline and launch in header
+comments (check_found.py reruns them).  --expect=FILE lists
+"KERNEL CONFIG  # class" pairs known to fail: they are reported as XFAIL;
+one that passes is XPASS.  --avoid=known leaves out the generator features
+of the known bug classes, to look past them.  The exit status is 1 on an
+unexpected failure, an XPASS, or an invalid original (a generator bug: out
+of bounds, a race, a check failure), else 0.
 """
 import argparse
 import hashlib
@@ -83,6 +88,7 @@ class Campaign:
         self.expect = {}
         self.reduced = set()
         self.last_seed = args.seed - 1
+        self.t0 = time.time()
         if args.expect:
             with open(args.expect) as f:
                 for line in f:
@@ -94,6 +100,20 @@ class Campaign:
         print(s, flush=True)
 
     def kernel(self, seed, name, etype, text, work):
+        nfail = len(self.failures)
+        self.kernel1(seed, name, etype, text, work)
+        if len(self.failures) == nfail and not self.a.keep:
+            # a long campaign keeps only what a failure needs
+            for f in [name + ".ptx"] + ["%s.%s.ptx" % (name, c[0]) for c in self.configs]:
+                try:
+                    os.remove(os.path.join(work, f))
+                except OSError:
+                    pass
+        if self.programs % 100 == 0:
+            self.log("... %d programs, %d failures, %.0f s" % (self.programs, len(self.failures),
+                                                               time.time() - self.t0))
+
+    def kernel1(self, seed, name, etype, text, work):
         src = os.path.join(work, name + ".ptx")
         with open(src, "w") as f:
             f.write(text)
@@ -180,7 +200,7 @@ class Campaign:
                 f.write("// PIPELINE: %s\n// LAUNCH: %s\n// EMU: %s\n// FAILURE: %s\n// FEATURES: %s\n" %
                         (pipeline, " ".join(launch), extra, sig, " ".join(reducer.features(red))))
                 f.write(red)
-            self.log("  reduced to %d statements (%s): %s" % (len(reducer.removable(red.splitlines())),
+            self.log("  reduced to %d statements (%s): %s" % (len(reducer.statements(red.splitlines())),
                                                              " ".join(reducer.features(red)), path))
 
     def summary(self, secs):
@@ -188,7 +208,7 @@ class Campaign:
         self.log("fuzz-passes: %d programs (%s, seeds %d..%d) in %.1f s: %.1f programs/minute; %d invalid"
                  % (self.programs, self.a.source, self.a.seed, self.last_seed, secs,
                     60.0 * self.programs / max(secs, 1e-9), self.invalid))
-        self.log("%-22s %-58s %8s %6s %8s" % ("config", "pipeline", "changed", "", "applied"))
+        self.log("%-22s %-58s %8s %6s %8s" % ("config", "pipeline", "changed", "", "rewrites"))
         for cname, pipeline, _ in self.configs:
             self.log("%-22s %-58s %8d %5.0f%% %8d" % (cname, pipeline, self.changed[cname],
                                                       100.0 * self.changed[cname] / n, self.applied[cname]))
@@ -212,6 +232,7 @@ def main():
     ap.add_argument("--found", default="")
     ap.add_argument("--expect", default="")
     ap.add_argument("--no-reduce", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep every kernel and rewrite in WORK")
     ap.add_argument("--avoid", default="", metavar="FEATURES",
                     help="comma-separated generator features to leave out (gen.KNOWN, or 'known' for all of "
                          "them: the shapes of the known bug classes), to look past them for other bugs")
@@ -233,7 +254,7 @@ def main():
     cache = os.path.join(a.work, "cache")
     os.makedirs(cache, exist_ok=True)
     c = Campaign(tools, a)
-    t0 = time.time()
+    t0 = c.t0
     seed = a.seed
     while True:
         if a.count and seed >= a.seed + a.count:

@@ -2,7 +2,7 @@
 ## of every pass (issue 10 §5; included by Makefile.am).  `make check` runs
 ## a short fixed-seed campaign (campaign.test) and the reduced reproducers
 ## (found.test); `make fuzz-passes` runs a long one:
-##   make fuzz-passes FUZZ_PASSES_MINUTES=30          (or FUZZ_PASSES_COUNT=500)
+##   make fuzz-passes FUZZ_PASSES_MINUTES=30   (or FUZZ_PASSES_MINUTES=0 FUZZ_PASSES_COUNT=500 seeds)
 ##   make fuzz-passes FUZZ_PASSES_SEED=1000 FUZZ_PASSES_CONFIGS=shuffle
 ## It prints programs per minute, the coverage of each pass configuration
 ## and the failures, reduced into fuzz-passes.work/found/.

@@ -26,14 +26,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
 
 
-def failure(tools, path, kernel, pipeline, launch, extra, scratch):
-    """The failure signature of PIPELINE on PATH, or None when it passes."""
+def failure(tools, path, kernel, pipeline, launch, extra, scratch, require=None):
+    """The failure signature of PIPELINE on PATH, or None when it passes
+    (or when the rewrite does not match the regex REQUIRE: a reduction
+    may insist on, e.g., a shuffle rather than a register copy)."""
     opt = os.path.join(scratch, "opt.ptx")
     rc, out = tools.optimize(path, pipeline, opt)
     if rc != 0:
         return "ptxopt-rc%d" % rc
     with open(path) as f, open(opt) as g:
-        if f.read() == g.read():
+        out = g.read()
+        if f.read() == out or (require and not re.search(require, out)):
             return None
     ok, _ = tools.ptxas_ok(opt)
     if not ok:
@@ -44,7 +47,7 @@ def failure(tools, path, kernel, pipeline, launch, extra, scratch):
     return oracle.signature(out)
 
 
-def removable(lines):
+def statements(lines):
     """Indices of instruction lines inside the entry body."""
     idx, inside = [], False
     for i, l in enumerate(lines):
@@ -56,6 +59,47 @@ def removable(lines):
             continue
         idx.append(i)
     return idx
+
+
+def protected(lines, stmts):
+    """Statements a reduction must keep so that it cannot introduce a race
+    the emulator might not show: every barrier, and the backward slice
+    (by register name, every definition) of every memory address.  The
+    generators make each access race-free by its address and the barriers
+    around it; with both intact, dropping statements, branches or whole
+    accesses only removes accesses or runs them in more threads, which the
+    generators' rules already allow."""
+    keep, need, defs = set(), [], {}
+    for i in stmts:
+        s = lines[i].strip()
+        op = s.split(None, 2)[1] if s.startswith("@") and len(s.split()) > 1 else s.split(None, 1)[0]
+        if op.startswith(("bar.", "barrier.")):
+            keep.add(i)
+        for addr in re.findall(r"\[([^\]]*)\]", s):
+            need += REG.findall(addr)
+        rest = s.split(None, 2)[2] if s.startswith("@") and len(s.split()) > 2 else (s.split(None, 1) + [""])[1]
+        first = rest.split("}")[0] if rest.startswith("{") else rest.split(",")[0]
+        if not op.startswith(SIDE_EFFECTS) or op.startswith("atom."):
+            for r in REG.findall(first):
+                defs.setdefault(r, []).append(i)
+    seen = set()
+    while need:
+        r = need.pop()
+        if r in seen:
+            continue
+        seen.add(r)
+        for i in defs.get(r, []):
+            if i not in keep:
+                keep.add(i)
+                need += REG.findall(lines[i])
+    return keep
+
+
+def removable(lines):
+    """The statements a reduction may remove or rewrite."""
+    st = statements(lines)
+    keep = protected(lines, st)
+    return [i for i in st if i not in keep]
 
 
 SIDE_EFFECTS = ("st.", "atom.", "red.", "bar.", "barrier.", "bra", "ret", "exit", "call", "membar", "fence",
@@ -164,7 +208,7 @@ def bypass(lines, test, decls, more):
     return lines
 
 
-def reduce(tools, text, kernel, pipeline, launch, extra="", want=None, log=None, budget=2000):
+def reduce(tools, text, kernel, pipeline, launch, extra="", want=None, log=None, budget=2000, require=None):
     """Return (reduced text, signature)."""
     scratch = tempfile.mkdtemp(prefix="fp-reduce-")
     cand = os.path.join(scratch, "cand.ptx")
@@ -177,7 +221,7 @@ def reduce(tools, text, kernel, pipeline, launch, extra="", want=None, log=None,
             return seen[key]
         with open(cand, "w") as f:
             f.write(t)
-        sig = failure(tools, cand, kernel, pipeline, launch, extra, scratch)
+        sig = failure(tools, cand, kernel, pipeline, launch, extra, scratch, require)
         ok = sig is not None and sig == want
         if ok:
             ok = tools.ptxas_ok(cand)[0] and oracle.original_valid(tools, cand, kernel, launch)[0]
@@ -229,5 +273,5 @@ if __name__ == "__main__":
     out, sig = reduce(tools, text, kernel, pipeline, shlex.split(launch), log=print)
     with open(dst, "w") as f:
         f.write(out)
-    print("reduce.py: %s, %d -> %d statements" % (sig, len(removable(text.splitlines())),
-                                                  len(removable(out.splitlines()))))
+    print("reduce.py: %s, %d -> %d statements" % (sig, len(statements(text.splitlines())),
+                                                  len(statements(out.splitlines()))))
