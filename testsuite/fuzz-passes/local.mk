@@ -5,12 +5,12 @@
 ##   make fuzz-passes FUZZ_PASSES_MINUTES=30   (or FUZZ_PASSES_MINUTES=0 FUZZ_PASSES_COUNT=500 seeds)
 ##   make fuzz-passes FUZZ_PASSES_SEED=1000 FUZZ_PASSES_CONFIGS=shuffle
 ## It prints programs per minute, the coverage of each pass configuration
-## and the failures, reduced into fuzz-passes.work/found/.
+## and the failures, reduced into fuzz-passes.work/found/.  (Distributed with
+## testsuite/, which testsuite/local.mk adds whole.)
 FUZZ_PASSES_SEED ?= 100000
 FUZZ_PASSES_MINUTES ?= 10
 FUZZ_PASSES_COUNT ?= 0
 FUZZ_PASSES_CONFIGS ?= .
-EXTRA_DIST += testsuite/fuzz-passes
 fuzz-passes: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
 	$(PYTHON) $(srcdir)/testsuite/fuzz-passes/fuzz.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
 	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --seed=$(FUZZ_PASSES_SEED) \
