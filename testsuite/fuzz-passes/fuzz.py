@@ -87,6 +87,7 @@ class Campaign:
         self.failures, self.xfail, self.xpass = [], [], []
         self.expect = {}
         self.reduced = set()
+        self.nvcc_nc = 0
         self.last_seed = args.seed - 1
         self.t0 = time.time()
         if args.expect:
@@ -145,6 +146,16 @@ class Campaign:
                 else:
                     if valid is None:
                         valid = self.validate(src, name, launches)
+                        if valid is not True and name.startswith("k") and "UB_NC" in valid:
+                            # nvcc if-converts `c ? b[i] : a[j]` with a
+                            # const __restrict__ b into one ld.global.nc of
+                            # a selected address, which may read written
+                            # memory: nvcc's doing, not the generator's or a
+                            # pass's; counted apart (ptxopt-emu flags it
+                            # since issue 10 section 4)
+                            self.nvcc_nc += 1
+                            self.log("SKIP %s: nvcc's PTX reads written memory through ld.global.nc (%s)" % (name, valid))
+                            return
                         if valid is not True:
                             self.invalid += 1
                             self.log("INVALID %s: %s" % (name, valid))
@@ -212,6 +223,8 @@ class Campaign:
         for cname, pipeline, _ in self.configs:
             self.log("%-22s %-58s %8d %5.0f%% %8d" % (cname, pipeline, self.changed[cname],
                                                       100.0 * self.changed[cname] / n, self.applied[cname]))
+        if self.nvcc_nc:
+            self.log("skipped: %d nvcc kernels that read written memory through ld.global.nc" % self.nvcc_nc)
         self.log("failures: %d unexpected, %d expected (XFAIL), %d XPASS"
                  % (len(self.failures), len(self.xfail), len(self.xpass)))
         for k, c, sig in self.failures:

@@ -78,7 +78,9 @@ def original_valid(tools, ptx, kernel, launch):
     """(valid, why): the original runs cleanly and schedule-independently."""
     rc, out = tools.diff(ptx, ptx, kernel, launch)
     if rc != 0:
-        return False, signature(out) + ": " + out.strip().splitlines()[-1] if out.strip() else "rc %d" % rc
+        lines = out.strip().splitlines() or ["rc %d" % rc]
+        err = next((l for l in lines if "error:" in l), lines[-1])
+        return False, signature(out) + ": " + err.split("error:", 1)[-1].strip()
     if "schedule-dependent" in out:
         return False, "schedule-dependent"
     return True, ""
