@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+"""gen.py — random valid CUDA kernels for the pass differential tester.
+
+A kernel is reproducible from its seed (Python's random.Random(seed); the
+text depends on nothing else).  It is built to reach what passes reason
+about: neighbour loads at shifted index expressions over %tid.x/y/z,
+%laneid, %lanemask_lt, %ctaid, %ntid, parameters, loaded data, atomic
+results and .local values; stores before, between and after loads, inside
+and around loops; uniform, lane-dependent and nested loops; divergent
+branches and merges; early exits; barriers; predication; vector loads;
+32/64-bit and signed/unsigned indices; f32/f64/i32/u32 elements.
+
+Validity is by construction, so that any difference between a program and
+its rewrite is a pass bug, not undefined behaviour:
+
+* in bounds: every block owns a region of R elements of each array (base
+  blk*R + OFF); every index expression is a sum of terms whose intervals
+  are known for every launch shape in LAUNCHES (tid.x < 64, 128 threads a
+  block, 4 blocks), and the generator keeps only expressions whose interval
+  lies inside the region.  The emulator's bounds checks back this up: a
+  program that fails them unmodified is reported as invalid, not as a bug.
+* race-free: regions are per block, so only threads of one block share
+  elements.  Between two barriers (a "segment") an array is either read at
+  any index and written by nobody, or read and written by each thread only
+  at its own element (blk*R + OFF + t, t the linear thread index).  The
+  generator tracks, per segment, the arrays read at other elements and the
+  arrays written, and refuses the statement that would break the rule.
+  Loops without a barrier are covered by the same incremental check (both
+  orders are refused).  A loop with a barrier runs at least once, is
+  uniform, ends with a barrier, and contains no return.
+* barriers only in block-uniform control flow and never after a return.
+* integer arithmetic is unsigned where it may overflow; no division.
+* atomics: to the thread's own counter (its old value is deterministic and
+  lane-varying) or, result unused, to a per-block counter (commutative).
+
+Usage: gen.py SEED [COUNT] — print COUNT kernels (seeds SEED..) as one .cu
+file on standard output; gen.py --meta SEED prints the kernel's element type.
+"""
+import random
+import sys
+
+R = 512          # elements of each array per block
+OFF = 192        # a block's index 0 within its region
+LO, HI = -OFF, R - OFF - 1   # allowed interval of an index relative to the base
+BS_MAX = 128     # threads per block (linear index t < 128)
+TX_MAX = 63      # tid.x
+NBLK = 4         # blocks in a grid
+OUT_N = NBLK * BS_MAX
+ARR_N = NBLK * R
+CNT_N = 16 + NBLK * BS_MAX
+
+ETYPES = {  # C type, emulator type, vector types (2, 4 or None)
+    "float": ("f32", "float2", "float4"),
+    "double": ("f64", "double2", None),
+    "int": ("i32", "int2", "int4"),
+    "unsigned": ("u32", "uint2", "uint4"),
+}
+
+# Launch shapes: 1-D full warps, a partial warp, 2-D with x not a multiple
+# of 32 (so rows straddle warps), 3-D.  n (the element count) is the thread
+# total minus 5, so the last block is partial where a kernel exits early.
+LAUNCHES = [
+    ("2", "64"),
+    ("3", "33"),
+    ("2,2", "40,3"),
+    ("2", "16,2,2"),
+]
+
+
+def launch_args(etype, grid, block, seed=1):
+    """ptxopt-emu launch options for one shape (inputs from SEED)."""
+    et = ETYPES[etype][0]
+    dims = lambda s: [int(x) for x in s.split(",")]
+    threads = 1
+    for d in dims(grid) + dims(block):
+        threads *= d
+    s = seed * 10
+    return ["--grid=" + grid, "--block=" + block,
+            "--arg=buf:%s:%d:zeros" % (et, OUT_N),
+            "--arg=buf:%s:%d:random:%d" % (et, ARR_N, s + 1),
+            "--arg=buf:%s:%d:random:%d" % (et, ARR_N, s + 2),
+            "--arg=buf:%s:%d:random:%d" % (et, ARR_N, s + 3),
+            "--arg=buf:i32:%d:random:%d:0:64" % (CNT_N, s + 4),
+            "--arg=i32:%d" % (threads - 5), "--arg=i32:6", "--arg=u32:3"]
+
+
+# Features a campaign may switch off (fuzz.py --avoid), to look past a known
+# bug class for others; empty, the generators' output does not change.
+# "known" names the shapes of issue 10's classes 1 and 2.
+AVOID = set()
+KNOWN = {"lane", "data", "atomic", "local", "merge", "laneloop", "motif"}
+
+
+def avoid(kind):
+    return kind in AVOID
+
+
+class Term:
+    """An int-valued C expression with its interval over every launch."""
+    def __init__(self, text, lo, hi, scoped=False):
+        self.text, self.lo, self.hi, self.scoped = text, lo, hi, scoped
+
+
+class Gen:
+    def __init__(self, seed, name):
+        self.r = random.Random(seed)
+        self.name = name
+        self.lines = []
+        self.ind = 1
+        self.nvar = 0
+        self.etype = self.r.choice(list(ETYPES))
+        self.flt = self.etype in ("float", "double")
+        self.helpers = []          # int Terms usable in indices
+        self.values = []           # element-typed variables
+        self.reads_any = set()     # arrays read at another thread's element this segment
+        self.writes = set()        # arrays written this segment
+        self.returned = False      # a return was emitted: no barrier after it
+        self.loops = []            # enclosing loop variables (Terms)
+        self.uniform = True        # control flow here is block-uniform
+        self.in_bar_loop = 0
+        self.fenced = 0            # inside a branch or a loop without a trailing barrier
+        self.budget = self.r.randint(14, 34)
+        self.has_shared = self.r.random() < 0.3
+        self.has_local = self.r.random() < 0.3
+        self.templates = []
+
+    # ---------------------------------------------------------- text
+    def emit(self, s):
+        self.lines.append("    " * self.ind + s)
+
+    def var(self, p="v"):
+        self.nvar += 1
+        return "%s%d" % (p, self.nvar)
+
+    # ---------------------------------------------------------- terms
+    def base_terms(self):
+        """Lane-varying and uniform int terms an index may add."""
+        t = [] if avoid("lane") else [Term("lane", 0, 31), Term("lmk", 0, 31)]
+        t += [Term("(int)threadIdx.y", 0, 2), Term("(int)threadIdx.z", 0, 1),
+             Term("(p & 7)", 0, 7), Term("(int)(q & 3u)", 0, 3),
+             Term("(int)(blockIdx.x & 1u)", 0, 1), Term("(int)(blockDim.x & 7u)", 0, 7)]
+        t += self.helpers
+        t += self.loops
+        return t
+
+    def anchor(self):
+        """The part of an index that names the thread (or nothing)."""
+        c = self.r.random()
+        if c < 0.55:
+            return Term("t", 0, BS_MAX - 1)
+        if c < 0.7:
+            return Term("(int)threadIdx.x", 0, TX_MAX)
+        if c < 0.8:
+            return Term("(int)threadIdx.x * 2", 0, 2 * TX_MAX)
+        if c < 0.9:
+            return Term("((int)threadIdx.x + (int)threadIdx.y * (int)blockDim.x)", 0, BS_MAX - 1)
+        return Term("0", 0, 0)
+
+    def new_template(self):
+        a = self.anchor()
+        parts = [a]
+        for _ in range(self.r.choice([0, 0, 1, 1, 2])):
+            parts.append(self.r.choice(self.base_terms()))
+        return parts
+
+    def index(self, span=(LO, HI), scale=1):
+        """A random in-bounds index expression (relative to the region base):
+        a template (so loads pair up at shifts) plus a shift."""
+        for _ in range(20):
+            if self.templates and self.r.random() < 0.75:
+                parts = self.r.choice(self.templates)
+                if any(p.scoped and p not in self.helpers and p not in self.loops for p in parts):
+                    continue
+            else:
+                parts = self.new_template()
+                self.templates.append(parts)
+            lo = sum(p.lo for p in parts)
+            hi = sum(p.hi for p in parts)
+            k = self.r.choice([0, 1, -1, 1, 2, -2, 3, -3, 4, 5, -7, 8, 16, -16, 31, -31, 33])
+            if scale * (lo + k) >= span[0] and scale * (hi + k) + scale - 1 <= span[1]:
+                txt = " + ".join(p.text for p in parts)
+                if k:
+                    txt += " %s %d" % ("+" if k > 0 else "-", abs(k))
+                return txt, lo + k, hi + k, parts
+        return "0", 0, 0, None
+
+    # ---------------------------------------------------------- accesses
+    def conv(self, v):
+        """An element value as an index helper in [0, 7]."""
+        if self.flt:
+            return "((int)(%s * 8.0%s) & 7)" % (v, "f" if self.etype == "float" else "")
+        return "((int)%s & 7)" % v
+
+    def access(self, arr, own):
+        """The text of arr[...] at the own element or at a random index."""
+        if own:
+            forms = ["%sr[t]", "%s[base + t]", "%s[(unsigned)(base + t)]", "%sr[(long long)t]"]
+            return self.r.choice(forms) % arr
+        txt, lo, hi, _ = self.index()
+        c = self.r.random()
+        if c < 0.45:
+            return "%sr[%s]" % (arr, txt)
+        if c < 0.65:
+            return "%s[base + %s]" % (arr, txt)
+        if c < 0.8:
+            return "%s[(unsigned)(base + %s)]" % (arr, txt)
+        if c < 0.9:
+            return "%sr[(long long)(%s)]" % (arr, txt)
+        if lo >= 0:
+            return "%sr[(unsigned)(%s)]" % (arr, txt)
+        return "%s[(size_t)(base + %s)]" % (arr, txt)
+
+    def load(self):
+        arrs = ["a", "b", "b", "c"]
+        if self.has_shared:
+            arrs.append("sh")
+        arr = self.r.choice(arrs)
+        own = arr != "b" and self.r.random() < 0.25
+        if not own and arr in self.writes:
+            own = arr != "b"
+            if not own:
+                return
+        if arr == "sh":
+            if own:
+                txt = "sh[SHOFF + t]"
+            else:
+                itxt, lo, hi, _ = self.index(span=(-64, BS_MAX + 63))
+                txt = "sh[SHOFF + %s]" % itxt
+        else:
+            txt = self.access(arr, own)
+        if not own:
+            self.reads_any.add(arr)
+        v = self.var()
+        if self.r.random() < 0.2 and self.values:
+            # a predicated load (nvcc emits @p ld or a branch)
+            w = self.r.choice(self.values)
+            self.emit("%s %s = %s;" % (self.etype, v, w))
+            self.emit("if (%s) %s = %s;" % (self.cond(), v, txt))
+        else:
+            self.emit("%s %s = %s;" % (self.etype, v, txt))
+        self.values.append(v)
+        self.mix(v)
+
+    def vload(self):
+        vt = ETYPES[self.etype][self.r.choice([1, 2])] or ETYPES[self.etype][1]
+        width = 4 if vt.endswith("4") else 2
+        # own index helpers would often leave the region at 2 or 4 elements a
+        # thread: the anchor is t (2) or tid.x (4), the shift small
+        k = self.r.randint(-8, 8)
+        anchor = "t" if width == 2 else "(int)threadIdx.x"
+        extra = self.r.choice(["", "", " + (p & 3)", " + (lane & 1)"] + [" + (%s & 3)" % h.text for h in self.helpers])
+        itxt = "%s%s %s %d" % (anchor, extra, "+" if k >= 0 else "-", abs(k))
+        v = self.var("w")
+        self.emit("%s %s = reinterpret_cast<const %s *>(br)[%s];" % (vt, v, vt, itxt))
+        self.reads_any.add("b")
+        comps = "xyzw"[:width]
+        s = self.var()
+        self.emit("%s %s = %s;" % (self.etype, s, " + ".join("%s.%s" % (v, c) for c in comps)))
+        self.values.append(s)
+        self.mix(s)
+
+    def store(self):
+        arrs = ["a", "c"] + (["sh"] if self.has_shared else [])
+        arr = self.r.choice(arrs)
+        if arr in self.reads_any:
+            return
+        val = self.value_expr()
+        if arr == "sh":
+            self.emit("sh[SHOFF + t] = %s;" % val)
+        elif self.r.random() < 0.15 and self.etype in ("int", "unsigned", "float"):
+            h = self.var("h")
+            self.emit("int %s = (int)atomicAdd(&%s, %s) & 7;" % (h, self.access(arr, True), val))
+            if not avoid("atomic"):
+                self.helpers.append(Term(h, 0, 7, True))
+        else:
+            self.emit("%s = %s;" % (self.access(arr, True), val))
+        self.writes.add(arr)
+
+    def value_expr(self):
+        if not self.values:
+            return "(%s)t" % self.etype
+        v = self.r.choice(self.values)
+        w = self.r.choice(self.values)
+        if self.flt:
+            return self.r.choice(["%s + %s" % (v, w), "%s * 0.5f - %s" % (v, w), "%s + 1.0f" % v])
+        return self.r.choice(["%s + %s" % (v, w), "%s ^ %s" % (v, w), "%s + 1" % v, "(%s >> 1) - %s" % (v, w)])
+
+    def mix(self, v):
+        if self.flt:
+            self.emit("acc = acc * 0.75%s + %s;" % ("f" if self.etype == "float" else "", v))
+        else:
+            self.emit("acc = acc * 31u + (unsigned)%s;" % v)
+
+    # ---------------------------------------------------------- helpers
+    def helper(self):
+        h = self.var("h")
+        c = self.r.randrange(9)
+        kinds = {0: "lane", 1: "data", 2: "atomic", 3: "local", 4: "merge", 5: "laneloop", 6: "lane"}
+        if avoid(kinds.get(c)):
+            c = 7
+        if c == 0:
+            self.emit("int %s = lane;" % h)
+            self.helpers.append(Term(h, 0, 31, True))
+            return
+        if c == 1 and self.values:
+            self.emit("int %s = %s;" % (h, self.conv(self.r.choice(self.values))))
+        elif c == 2:
+            self.emit("int %s = (int)atomicAdd(&cnt[16 + gown], 1 + (t & 1)) & 7;" % h)
+        elif c == 3 and self.has_local:
+            self.emit("int %s = %s;" % (h, self.conv("loc[(p + %d) & 7]" % self.r.randrange(8))))
+        elif c == 4:
+            # a value merged after divergent control flow
+            self.emit("int %s;" % h)
+            self.emit("if (%s) %s = %d; else %s = %s;" % (self.cond(True), h, self.r.randrange(8), h,
+                                                            self.r.choice(["(p & 3)", "lane & 7", "1", "lmk & 7"])))
+        elif c == 5:
+            # a value after a loop whose trip count depends on the lane
+            self.emit("int %s = 0;" % h)
+            self.emit("for (int j = 0; j < %s; j++) %s = (%s + %s) & 7;" %
+                      (self.r.choice(["(lane & 3)", "(t % 3)", "((int)threadIdx.x & 1)"]), h, h,
+                       self.r.choice(["3", "j", "p"])))
+        elif c == 6:
+            self.emit("int %s = __popc(lmask) & 7;" % h)
+        elif c == 7:
+            self.emit("int %s = p & 3;" % h)
+        else:
+            self.emit("int %s = (int)(q + blockIdx.x) & 7;" % h)
+        self.helpers.append(Term(h, 0, 7, True))
+
+    def cond(self, divergent=None):
+        if divergent is None:
+            divergent = self.r.random() < 0.6
+        if divergent:
+            c = ["(t & 1)", "lane < %d" % self.r.randrange(1, 32), "(int)threadIdx.x > %d" % self.r.randrange(64),
+                 "threadIdx.y == 1"]
+            if self.values:
+                v = self.r.choice(self.values)
+                c.append("%s > %s" % (v, "0.0f" if self.etype == "float" else "0"))
+            if self.helpers:
+                c.append("%s != 2" % self.r.choice(self.helpers).text)
+            return self.r.choice(c)
+        return self.r.choice(["p > 3", "(q & 1u)", "blockIdx.x == 1", "p < 2"])
+
+    # ---------------------------------------------------------- statements
+    def barrier(self):
+        if self.uniform and not self.returned and not self.fenced:
+            self.emit("__syncthreads();")
+            self.reads_any.clear()
+            self.writes.clear()
+
+    def stmt(self, depth):
+        self.budget -= 1
+        c = self.r.random()
+        if c < 0.30:
+            self.load()
+        elif c < 0.42:
+            self.store()
+        elif c < 0.50:
+            self.helper()
+        elif c < 0.55:
+            self.vload()
+        elif c < 0.60:
+            self.barrier()
+        elif c < 0.75 and depth < 3:
+            self.loop(depth)
+        elif c < 0.88 and depth < 3:
+            self.branch(depth)
+        elif c < 0.92 and not self.in_bar_loop and depth < 2:
+            self.emit("if (%s) { out[gown] = (%s)acc; return; }" % (self.cond(), self.etype))
+            self.returned = True
+        elif c < 0.96 and depth < 2 and not avoid("motif"):
+            self.motif()
+        else:
+            self.load()
+
+    def motif(self):
+        """A load before a loop and a load and a store of the same array
+        in it (the shapes of issue 10 class 1), which random statements
+        reach rarely: own elements only (always race-free), or, where a
+        barrier is allowed, a neighbour's element with the store between
+        barriers."""
+        arr = self.r.choice(["a", "c"])
+        neighbour = (self.uniform and not self.returned and not self.fenced and arr not in self.writes
+                     and self.r.random() < 0.6)
+        if not neighbour and arr in self.reads_any:
+            return
+        e, x, y = self.etype, self.var(), self.var()
+        if neighbour:
+            k = self.r.choice([1, -1, 2, 0])
+            k2 = k + self.r.choice([1, -1, 0, 3])
+            self.emit("%s %s = %sr[t + %d];" % (e, x, arr, k))
+            self.reads_any.add(arr)
+            self.mix(x)
+            self.emit("for (int m = 0; m < %s; m++) {" % self.r.choice(["p", "(p & 3) + 1", "4"]))
+            self.ind += 1
+            self.emit("%s %s = %sr[t + %d];" % (e, y, arr, k2))
+            self.mix(y)
+            self.emit("__syncthreads();")
+            self.emit("%sr[t] = %s + %s;" % (arr, y, x if not self.flt else x + " * 0.5f"))
+            self.emit("__syncthreads();")
+            self.ind -= 1
+            self.emit("}")
+            self.reads_any.clear()
+            self.writes.clear()
+        else:
+            self.emit("%s %s = %sr[t];" % (e, x, arr))
+            self.mix(x)
+            self.emit("for (int m = 0; m < %s; m++) {" % self.r.choice(["p", "(t & 3)", "3"]))
+            self.ind += 1
+            self.emit("%s %s = %s[base + t];" % (e, y, arr))
+            self.mix(y)
+            self.emit("%sr[t] = %s + %s;" % (arr, y, "1" if not self.flt else "1.0f"))
+            self.ind -= 1
+            self.emit("}")
+            self.writes.add(arr)
+        self.values.append(x)
+
+    def block(self, depth, n):
+        saved_vals, saved_helpers = len(self.values), len(self.helpers)
+        for _ in range(n):
+            if self.budget <= 0:
+                break
+            self.stmt(depth)
+        # variables declared inside are out of scope afterwards
+        del self.values[saved_vals:]
+        del self.helpers[saved_helpers:]
+
+    def branch(self, depth):
+        div = self.r.random() < 0.7
+        saved = self.uniform
+        self.emit("if (%s) {" % self.cond(div))
+        self.uniform = saved and not div
+        self.ind += 1
+        self.fenced += 1
+        self.block(depth + 1, self.r.randint(1, 4))
+        if self.r.random() < 0.5:
+            self.ind -= 1
+            self.emit("} else {")
+            self.ind += 1
+            self.block(depth + 1, self.r.randint(1, 3))
+        self.fenced -= 1
+        self.ind -= 1
+        self.emit("}")
+        self.uniform = saved
+
+    def loop(self, depth):
+        i = "i%d" % depth
+        lane_dep = self.r.random() < 0.35
+        bar_loop = not lane_dep and self.uniform and not self.returned and not self.fenced and self.r.random() < 0.35
+        if lane_dep:
+            trip, hi = self.r.choice([("(t & 3)", 3), ("(lane % 5)", 4), ("((int)threadIdx.x & 3) + 1", 4)]
+                                     + [("(%s & 3)" % h.text, 3) for h in self.helpers])
+        elif bar_loop:
+            trip, hi = self.r.choice([("(p & 3) + 5", 7), ("p", 6), ("4", 4)])
+        else:
+            trip, hi = self.r.choice([("p", 6), ("(p & 3)", 3), ("3", 3), ("(int)(q & 7u)", 7)])
+        self.emit("for (int %s = 0; %s < %s; %s++) {" % (i, i, trip, i))
+        saved = self.uniform
+        self.uniform = saved and not lane_dep
+        term = Term(i, 0, hi - 1, True)
+        self.loops.append(term)
+        self.ind += 1
+        if bar_loop:
+            self.in_bar_loop += 1
+        else:
+            self.fenced += 1
+        self.block(depth + 1, self.r.randint(2, 6))
+        if not bar_loop:
+            self.fenced -= 1
+        if bar_loop:
+            self.in_bar_loop -= 1
+            # trip >= 1 and a trailing barrier: the segment after the loop
+            # starts afresh whatever the trip count
+            self.emit("__syncthreads();")
+            self.reads_any.clear()
+            self.writes.clear()
+        self.ind -= 1
+        self.emit("}")
+        self.loops.pop()
+        self.uniform = saved
+
+    # ---------------------------------------------------------- kernel
+    def kernel(self):
+        e = self.etype
+        rb = "const %s *%sb" % (e, "__restrict__ " if self.r.random() < 0.3 else "")
+        head = ['extern "C" __global__ void %s(%s *out, %s *a, %s, %s *c, int *cnt, int n, int p, unsigned q)'
+                % (self.name, e, e, rb, e), "{"]
+        pre = ["    unsigned ulane, lmask;",
+               "    asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(ulane));",
+               "    int lane = (int)ulane;",
+               "    asm(\"mov.u32 %0, %%lanemask_lt;\" : \"=r\"(lmask));",
+               "    int lmk = __popc(lmask);",
+               "    int t = (int)(threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y);",
+               "    int blk = (int)(blockIdx.x + blockIdx.y * gridDim.x);",
+               "    int gown = blk * %d + t;" % BS_MAX,
+               "    int base = blk * %d + %d;" % (R, OFF),
+               "    %s *ar = a + base; const %s *br = b + base; %s *cr = c + base;" % (e, e, e),
+               "    %s acc = 0;" % ("unsigned" if not self.flt else e)]
+        if self.has_shared:
+            pre += ["    __shared__ %s sh[%d];" % (e, BS_MAX + 128),
+                    "    for (int i = t; i < %d; i += (int)(blockDim.x * blockDim.y * blockDim.z))" % (BS_MAX + 128),
+                    "        sh[i] = b[base + i - 64];",
+                    "    __syncthreads();"]
+        if self.has_local:
+            pre += ["    %s loc[8];" % e,
+                    "    for (int i = 0; i < 8; i++) loc[i] = br[t + i];"]
+        if self.r.random() < 0.3:
+            pre.append("    if (blk * (int)(blockDim.x * blockDim.y * blockDim.z) + t >= n) return;")
+            self.returned = True
+        self.lines = []
+        while self.budget > 0:
+            self.stmt(0)
+        self.emit("out[gown] = (%s)acc;" % e)
+        body = pre + self.lines
+        return "\n".join(head + body + ["}"]) + "\n"
+
+
+PRELUDE = "#define SHOFF 64\n"
+
+
+def kernel_source(seed):
+    g = Gen(seed, "k%d" % seed)
+    return g.kernel(), g.etype
+
+
+def module(seeds):
+    parts = [PRELUDE]
+    meta = {}
+    for s in seeds:
+        src, et = kernel_source(s)
+        parts.append(src)
+        meta["k%d" % s] = et
+    return "\n".join(parts), meta
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--meta":
+        print(kernel_source(int(sys.argv[2]))[1])
+    else:
+        seed = int(sys.argv[1])
+        count = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+        sys.stdout.write(module(range(seed, seed + count))[0])
