@@ -159,7 +159,9 @@ static ProofResult prove_shift(Ctx *c, const Term *A, const Term *B, int64_t n, 
     cex[0] = 0;
     *by_z3 = false;
     if (c->o.prove != PROVE_Z3 || !proof_available()) {
-        if (shift_under_premise(c, A, n, 0) == B) return PROOF_PROVED;
+        /* the shifted address is B itself, with no premise (a clamp the
+         * shift commutes with), or under the no-wrap premise */
+        if (shfl_in_lane(c, A, n) == B || shift_under_premise(c, A, n, 0) == B) return PROOF_PROVED;
         if (!proof_available()) return PROOF_UNKNOWN;
     }
     ProofClaim cl = shift_claim(c, A, B, n);
