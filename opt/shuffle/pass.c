@@ -45,14 +45,22 @@
  *     through back edges of loops that contain D but not S (a write after
  *     D in such a loop is read by D in the next iteration), unless S's
  *     value cannot change for D (see unchanging); only stores to another
- *     declared variable are
- *     known not to alias (two pointer parameters may);
+ *     declared variable are known not to alias (two pointer parameters
+ *     may);
  *   - same type (32- or 64-bit), plain loads of .global only; predicated,
  *     vector, volatile/ordered loads are skipped with a remark;
  *   - D's destination is not used in its own address (the shuffle writes
  *     it before the fallback load reads the address);
  *   - paper policy: sources are loads that are not themselves
  *     destinations (no shuffle over shuffle), smallest |N| first.
+ * Clamped indices (issue 10 §6): N is sought on the unclamped addresses;
+ * where the shift commutes with the clamp the clamped pair is proved as it
+ * is, otherwise clamp=1 uses the runtime address check.
+ *
+ * Profitability (issue 12, profit.c): on sm_70 and newer the kernel's
+ * N != 0 sites are priced against the loads they replace and dropped,
+ * with a remark, unless they pay; profit=off forces them.
+ *
  * Partial and divergent warps and lanes without a source lane use the
  * original load (predicated), never a wrong value. */
 #include "opt/shuffle/shuffle.h"
