@@ -86,22 +86,6 @@ static void usage(FILE *out)
           out);
 }
 
-static bool parse_dims(const char *s, uint32_t d[3])
-{
-    d[0] = d[1] = d[2] = 1;
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (end == s || errno || v == 0 || v > 0x7fffffffUL) return false;
-        d[i] = (uint32_t)v;
-        if (*end == 0) return true;
-        if (*end != ',' && *end != 'x') return false;
-        s = end + 1;
-    }
-    return false;
-}
-
 static bool parse_u64(const char *s, uint64_t *v)
 {
     char *end;
@@ -150,11 +134,11 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
         if ((v = optval(a, "--kernel"))) { o->L.kernel = v; continue; }
         if ((v = optval(a, "--kernel-b"))) { o->kernel_b = v; continue; }
         if ((v = optval(a, "--grid"))) {
-            if (!parse_dims(v, o->L.grid)) { fprintf(stderr, "ptxopt-emu: bad --grid '%s'\n", v); return ST_USAGE; }
+            if (!emu_dims_parse(v, o->L.grid)) { fprintf(stderr, "ptxopt-emu: bad --grid '%s'\n", v); return ST_USAGE; }
             continue;
         }
         if ((v = optval(a, "--block"))) {
-            if (!parse_dims(v, o->L.block)) { fprintf(stderr, "ptxopt-emu: bad --block '%s'\n", v); return ST_USAGE; }
+            if (!emu_dims_parse(v, o->L.block)) { fprintf(stderr, "ptxopt-emu: bad --block '%s'\n", v); return ST_USAGE; }
             continue;
         }
         if ((v = optval(a, "--shared-dyn"))) {

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "driver/cli.h"
 #include "driver/gpu_bench.h"
 #include "emu/emu.h"
 
@@ -92,42 +93,8 @@ static void usage(FILE *out)
           out);
 }
 
-static _Noreturn void usage_error(const char *fmt, const char *arg)
-{
-    fputs("ptxopt-run: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'ptxopt-run --help' for more information.\n", stderr);
-    exit(ST_USAGE);
-}
-
-static long parse_long(const char *opt, const char *v, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || !*v || *end || x < lo || x > hi) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "invalid value '%%s' for --%s (expected %ld..%ld)", opt, lo, hi);
-        usage_error(msg, v);
-    }
-    return x;
-}
-
-static bool parse_dims(const char *s, uint32_t d[3])
-{
-    d[0] = d[1] = d[2] = 1;
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (end == s || errno || v == 0 || v > 0x7fffffffUL || *s == '-') return false;
-        d[i] = (uint32_t)v;
-        if (*end == 0) return true;
-        if (*end != ',' && *end != 'x') return false;
-        s = end + 1;
-    }
-    return false;
-}
+static _Noreturn void usage_error(const char *fmt, const char *arg) { cli_usage_error("ptxopt-run", fmt, arg); }
+static long parse_long(const char *opt, const char *v, long lo, long hi) { return cli_parse_long("ptxopt-run", opt, v, lo, hi); }
 
 static void parse_tolerance(Opts *o, const char *spec)
 {
@@ -185,8 +152,8 @@ static void parse_args(int argc, char **argv, Opts *o)
         switch (ch) {
         case 'k': o->kernel = optarg; break;
         case OPT_KERNEL_B: o->kernel_b = optarg; break;
-        case OPT_GRID: if (!parse_dims(optarg, o->grid)) usage_error("invalid --grid '%s' (X[,Y,Z], each >= 1)", optarg); break;
-        case OPT_BLOCK: if (!parse_dims(optarg, o->block)) usage_error("invalid --block '%s' (X[,Y,Z], each >= 1)", optarg); break;
+        case OPT_GRID: if (!emu_dims_parse(optarg, o->grid)) usage_error("invalid --grid '%s' (X[,Y,Z], each >= 1)", optarg); break;
+        case OPT_BLOCK: if (!emu_dims_parse(optarg, o->block)) usage_error("invalid --block '%s' (X[,Y,Z], each >= 1)", optarg); break;
         case OPT_SHARED: o->shared_dyn = (uint32_t)parse_long("shared-dyn", optarg, 0, 1L << 30); break;
         case OPT_ARG:
             if (o->nargs == MAX_ARGS) usage_error("too many --arg options%s", "");

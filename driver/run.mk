@@ -2,7 +2,7 @@
 ## Built when configure finds cuda.h; it opens libcuda.so.1 at run time.
 if HAVE_CUDA
 bin_PROGRAMS += ptxopt-run
-ptxopt_run_SOURCES = driver/ptxopt-run.c driver/gpu_driver.c driver/gpu_driver.h driver/gpu_bench.c driver/gpu_bench.h
+ptxopt_run_SOURCES = driver/ptxopt-run.c driver/cli.c driver/cli.h driver/gpu_driver.c driver/gpu_driver.h driver/gpu_bench.c driver/gpu_bench.h
 ptxopt_run_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 ptxopt_run_LDADD = $(PTXOPT_LIBS)
 man_MANS = man/ptxopt-run.1

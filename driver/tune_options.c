@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "driver/cli.h"
 #include "driver/tune_driver.h"
 
 /* ------------------------------------------------------------- usage */
@@ -71,26 +72,8 @@ static void usage(FILE *out)
           out);
 }
 
-static _Noreturn void usage_error(const char *fmt, const char *arg)
-{
-    fputs("ptxopt-tune: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'ptxopt-tune --help' for more information.\n", stderr);
-    exit(ST_USAGE);
-}
-
-static long parse_long(const char *opt, const char *v, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || !*v || *end || x < lo || x > hi) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "invalid value '%%s' for --%s (expected %ld..%ld)", opt, lo, hi);
-        usage_error(msg, v);
-    }
-    return x;
-}
+static _Noreturn void usage_error(const char *fmt, const char *arg) { cli_usage_error("ptxopt-tune", fmt, arg); }
+static long parse_long(const char *opt, const char *v, long lo, long hi) { return cli_parse_long("ptxopt-tune", opt, v, lo, hi); }
 
 static double parse_double(const char *opt, const char *v)
 {

@@ -125,6 +125,22 @@ static bool parse_struct(const char *body, EmuArg *a, char *err, size_t errlen)
     return true;
 }
 
+bool emu_dims_parse(const char *s, uint32_t d[3])
+{
+    d[0] = d[1] = d[2] = 1;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || errno || v == 0 || v > 0x7fffffffUL) return false;
+        d[i] = (uint32_t)v;
+        if (*end == 0) return true;
+        if (*end != ',' && *end != 'x') return false;
+        s = end + 1;
+    }
+    return false;
+}
+
 bool emu_arg_parse(const char *text, EmuArg *a, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);

@@ -73,6 +73,8 @@ typedef struct EmuArg {
  * "buf:u8:N:zeros|iota|fill=V|file=PATH", "bytes:HEX",
  * "struct:f32:1.5,i32:3,..." into *a.  On error writes a message to err. */
 bool emu_arg_parse(const char *text, EmuArg *a, char *err, size_t errlen);
+/* A launch dimension "X[,Y,Z]" (or "XxYxZ"), each 1..2^31-1; missing ones are 1. */
+bool emu_dims_parse(const char *s, uint32_t d[3]);
 void emu_arg_free(EmuArg *a);
 /* The initial contents of a buffer argument (count elements, malloc'ed;
  * one spare byte), as a launch gives it to the kernel: the GPU harness
