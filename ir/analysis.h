@@ -536,6 +536,9 @@ bool uniform_may_have_exited(Function *fn, const Stmt *st);
 /* Every lane that entered the function reaches st together: not inside a
  * divergent region and no lane may have exited. */
 bool uniform_converged(Function *fn, const Stmt *st);
+/* Is the special register NAME (e.g. "%ntid", no component) the same in
+ * every lane of a warp (a launch constant)? */
+bool uniform_special(Str name);
 
 /* ================================================================ memory */
 

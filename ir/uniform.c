@@ -31,7 +31,7 @@
 
 typedef enum DivKind { DK_DATA, DK_ALWAYS, DK_NEVER } DivKind;
 
-static bool uniform_special(Str name)
+bool uniform_special(Str name)
 {
     static const char *const uni[] = { "%ntid", "%ctaid", "%nctaid", "%gridid", "%nwarpid", "%nsmid",
                                        "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size",

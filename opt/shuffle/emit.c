@@ -239,11 +239,8 @@ static bool lanes_may_leave(const Stmt *from, const Stmt *to)
 {
     for (const Stmt *s = from; s && s != to; s = s->next) {
         if (s->kind != STMT_INSTR && s->kind != STMT_VERBATIM) continue;
-        if (s->kind == STMT_VERBATIM) return true;
-        Str op = s->u.instr.opname;
-        if (str_eqc(op, "exit") || str_eqc(op, "ret") || str_eqc(op, "call") || str_eqc(op, "trap") ||
-            str_eqc(op, "brkpt") || str_eqc(op, "bra") || str_eqc(op, "brx"))
-            return true;
+        if (s->kind == STMT_VERBATIM || s->u.instr.op == OP_UNKNOWN || s->u.instr.op == OP_brkpt) return true;
+        if (opcode_flags(s->u.instr.op) & (OPF_BRANCH | OPF_CALL | OPF_RET | OPF_EXIT | OPF_TERMINATOR)) return true;
     }
     return false;
 }

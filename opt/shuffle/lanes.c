@@ -52,18 +52,12 @@ static bool value_shared(const LaneFacts *lf, uint32_t v)
     return b >= lf->li->cfg->n || loops_exit_together(lf, lf->li->innermost[b]);
 }
 
+/* The uniformity analysis' launch constants, and %tid.y/z: the row guard
+ * (or a known one-row or whole-warp-row block shape) makes them the same in
+ * the lanes that shuffle. */
 static bool special_shared(const Term *a)
 {
-    static const char *const same[] = { "%ntid", "%ctaid", "%nctaid", "%gridid", "%nwarpid", "%nsmid",
-                                        "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
-                                        "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
-                                        "%total_smem_size", "%dynamic_smem_size", "%aggr_smem_size" };
-    /* %tid.y/z: the row guard (or a known one-row or whole-warp-row
-     * block shape) makes them the same in the lanes that shuffle */
-    if (str_eqc(a->name, "%tid") && (a->comp == 'y' || a->comp == 'z')) return true;
-    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
-        if (str_eqc(a->name, same[i])) return true;
-    return str_starts(a->name, "%envreg");
+    return (str_eqc(a->name, "%tid") && (a->comp == 'y' || a->comp == 'z')) || uniform_special(a->name);
 }
 
 /* A load's uninterpreted function: the same address means the same value
@@ -71,13 +65,7 @@ static bool special_shared(const Term *a)
  * "ld.global.nc.f32", "ldu.global.u32", "ld.shared...", "ld.const...",
  * "ld.param..."); .local and generic ("ld.u32", may be .local) are
  * private to the thread. */
-static bool contains(Str s, const char *w)
-{
-    size_t k = strlen(w);
-    for (size_t j = 0; j + k <= s.len; j++)
-        if (memcmp(s.p + j, w, k) == 0) return true;
-    return false;
-}
+static bool contains(Str s, const char *w) { return memmem(s.p, s.len, w, strlen(w)) != NULL; }
 
 static bool uf_shared(const Term *t)
 {

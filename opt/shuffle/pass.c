@@ -147,14 +147,14 @@ static bool known_full_warps(const Function *fn)
  * function is left unchanged, with one remark instead of the per-load ones. */
 /* The profitability gate (profit.c): on sm_70 and newer, drop the kernel's
  * N != 0 sites unless their predicted cost is lower than the loads'. */
-static int gate(Function *fn, const Options *o, int sm, Remarks *rm, Load *loads, int nloads, ShflSite *sites, int *site_dst,
-                Cand **chosen, int nsites, long *sum_abs)
+static int gate(Function *fn, const Options *o, int sm, bool row_guard, Remarks *rm, Load *loads, int nloads, ShflSite *sites,
+                int *site_dst, Cand **chosen, int nsites, long *sum_abs)
 {
     const NeighbourCost *nc = o->profit ? shfl_profit_model(sm) : NULL;
     if (!nc || !nsites) return nsites;
     bool *cached = calloc((size_t)nsites, sizeof *cached);
     for (int i = 0; i < nsites; i++) cached[i] = loads[site_dst[i]].l1_cached;
-    Profit p = shfl_profit(nc, sites, cached, nsites, !known_row_shape(fn));
+    Profit p = shfl_profit(nc, sites, cached, nsites, row_guard);
     free(cached);
     if (!p.sites) return nsites;
     bool pays = p.after < p.before;
@@ -281,7 +281,8 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
                o->budget_ms, nloads);
         nsites = 0;
     }
-    if (!bg->expired) nsites = gate(fn, o, sm, rm, loads, nloads, sites, site_dst, chosen, nsites, &sum_abs);
+    bool row_guard = !known_row_shape(fn);
+    if (!bg->expired) nsites = gate(fn, o, sm, row_guard, rm, loads, nloads, sites, site_dst, chosen, nsites, &sum_abs);
     for (int i = 0; i < nsites; i++) {
         Load *d = &loads[site_dst[i]];
         const Cand *best = chosen[i];
@@ -306,7 +307,6 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         else
             remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s%s%s", why_text(l->why), l->detail[0] ? " " : "", l->detail);
     }
-    bool row_guard = !known_row_shape(fn);
     ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard,
                            .full_warps = known_full_warps(fn) };
     /* nothing below reads the analyses, their terms or the proofs */
