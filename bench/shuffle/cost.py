@@ -306,10 +306,11 @@ def report(a, scratch):
             print("SASS n/a: %s" % (sass_err or "--no-sass"))
 
         print()
-        print("Table 2: the gate's decision with these options and profit=auto%s, its prediction (SM cycles and the"
-              % (" (this setting forces the rewrite: what the gate would have done)" if opts else ""))
+        print("Table 2: the gate's decision with these options and profit=auto, its prediction (SM cycles and the")
         print("         remark's +instructions and -sectors, per warp), and the rewrite it priced (profit=off) in the emulator:")
         print("         +instr, -sect and cost (model weights x counts) per warp; sign: do cost and pred (after - before) agree")
+        if opts:
+            print("         (this setting forces the rewrite: the decision is what the gate would have done)")
         print("%-15s %-9s | %-10s %-13s %-6s %-6s | %-6s %-7s %-7s %-6s | %s" % (
             "kernel", "set", "decision", "pred cycles", "+instr", "-sect", "+instr", "-sect", "cost", "pred", "sign"))
         for k, sset, g, e0, e1, bypass, cp, pout, launch in rows2:
