@@ -3,7 +3,8 @@
 gate predicted, kernel by kernel (issue 12 §3; make bench-shuffle-cost).
 
     cost.py --ptxopt=P --emu=E [--run=R] [--srcdir=DIR] [--arch=sm_80]
-            [--jobs=2] [--runs=20] [--scratch=DIR]
+            [--jobs=2] [--runs=20] [--set=kernelgen|nvcc|inputs|all] [--no-sass]
+            [--scratch=DIR]
 
 Kernels: the KernelGen ports and the nvcc stencils of testsuite/corpus
 (sm_80 files, launched as bench/shuffle/sectors.py launches them: full
@@ -37,7 +38,6 @@ L2 flushed, median of --runs) and the measured speedup is printed beside
 the predicted one; otherwise the bench says it skipped timing and why.
 Prints figures; exits non-zero only when a tool fails."""
 import argparse
-import glob
 import hashlib
 import json
 import os
@@ -50,10 +50,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "gpu"))
-sys.path.insert(0, os.path.join(HERE, "..", "sass"))
 import sectors  # noqa: E402  (the corpus kernels, their launches, the emulator's counters)
 import gpu_bench  # noqa: E402  (ptxopt-run pairs)
-import table as sass_table  # noqa: E402  (guarded LDG)
 
 PAPER = "max-delta=31;max-shuffles=1000;loops=1"
 SETTINGS = [  # label, options (the gate's run adds nothing, the priced run profit=off)
