@@ -53,6 +53,8 @@
  *
  * Cost: per warp access a sort of at most 32 x 4 sector numbers and one
  * scan of a set per distinct line; nothing is allocated after setup. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,9 +288,15 @@ void cache_cta_end(Machine *M, Cta *c)
 
 /* ---------------------------------------------------------------- setup */
 
-static bool fail(Machine *M, const char *msg, long long v)
+static bool fail(Machine *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(Machine *M, const char *fmt, ...)
 {
-    emu_fail(M, EMU_ERR_SETUP, "SETUP", NULL, NULL, 0, "--cache=%s: %s (%lld)", M->L->cache->arch, msg, v);
+    char buf[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    emu_fail(M, EMU_ERR_SETUP, "SETUP", NULL, NULL, 0, "--cache (%s): %s", M->L->cache->arch, buf);
     return false;
 }
 
@@ -315,9 +323,9 @@ bool cache_setup(Machine *M)
     const EmuProgram *P = M->P;
     const Arch *a = arch_find(cf->arch);
     const CacheGeom *g = cache_geom_of(a);
-    if (!g) return fail(M, "no cache geometry for this target (sm_70 ... sm_90 have one)", 0);
+    if (!g) return fail(M, "no cache geometry for this target (sm_70 ... sm_90 have one)");
     struct CacheSim *S = calloc(1, sizeof *S);
-    if (!S) return fail(M, "out of memory", 0);
+    if (!S) return fail(M, "out of memory");
     M->cache = S;
     EmuCacheReport *R = &S->rep;
     snprintf(R->arch, sizeof R->arch, "%s", a->name);
@@ -344,7 +352,7 @@ bool cache_setup(Machine *M)
     uint32_t cpsm = cf->ctas_per_sm > 0 ? (uint32_t)cf->ctas_per_sm : (oc.blocks_per_sm > 0 ? (uint32_t)oc.blocks_per_sm : 1);
     if (cf->ctas_per_sm <= 0 && cf->carveout_kb >= 0 && smem_cta > 0) {
         long long fit = (long long)cf->carveout_kb * 1024 / smem_cta;
-        if (fit < 1) return fail(M, "one CTA's shared memory does not fit in the carve-out (bytes per CTA)", smem_cta);
+        if (fit < 1) return fail(M, "one CTA's %lld bytes of shared memory do not fit in a carve-out of %d KiB", smem_cta, cf->carveout_kb);
         if ((long long)cpsm > fit) cpsm = (uint32_t)fit;
     }
     S->cpsm = cpsm;
@@ -361,17 +369,17 @@ bool cache_setup(Machine *M)
     }
     R->carveout_kb = carve;
     long long l1 = cf->l1_kb >= 0 ? (long long)cf->l1_kb * 1024 : cache_l1_bytes(g, carve);
-    if (l1 < 0) return fail(M, "the carve-out is larger than the unified L1/shared array (KiB)", g->l1_combined_kb);
-    if (l1 < g->line_bytes) return fail(M, "the L1 holds no line (bytes)", l1);
+    if (l1 < 0) return fail(M, "a carve-out of %d KiB is larger than the unified L1/shared array (%d KiB)", carve, g->l1_combined_kb);
+    if (l1 < g->line_bytes) return fail(M, "an L1 of %lld bytes holds no %d-byte line", l1, g->line_bytes);
     uint64_t l1lines = (uint64_t)l1 / (uint64_t)g->line_bytes;
     uint32_t assoc = cf->assoc > 0 ? (uint32_t)cf->assoc
                                    : (uint32_t)(l1lines >= (uint64_t)g->l1_sets && l1lines % (uint64_t)g->l1_sets == 0 ? l1lines / (uint64_t)g->l1_sets : l1lines);
     S->l1 = calloc(S->sms, sizeof(CLevel));
     S->load = calloc(S->sms, sizeof(uint32_t));
-    if (!S->l1 || !S->load) return fail(M, "out of memory", 0);
+    if (!S->l1 || !S->load) return fail(M, "out of memory");
     for (uint32_t k = 0; k < S->sms; k++)
         if (!level_init(&S->l1[k], (uint64_t)l1, R->line_bytes, assoc))
-            return fail(M, "the L1 size is not a whole number of sets of assoc lines (bytes)", l1);
+            return fail(M, "an L1 of %lld bytes is not a whole number of sets of %u ways of %u-byte lines", l1, assoc, R->line_bytes);
     R->l1_bytes = (uint64_t)l1;
     R->l1_assoc = assoc;
     R->l1_sets = S->l1[0].nsets;
@@ -379,18 +387,18 @@ bool cache_setup(Machine *M)
     long long l2 = cf->l2_kb > 0 ? (long long)cf->l2_kb * 1024 : cache_l2_share_bytes(g, (int)S->sms);
     uint32_t l2a = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : (uint32_t)g->l2_assoc;
     if (!level_init(&S->l2, (uint64_t)l2, R->line_bytes, l2a))
-        return fail(M, "the L2 size is not a whole number of sets of l2-assoc lines (bytes)", l2);
+        return fail(M, "an L2 of %lld bytes is not a whole number of sets of %u ways of %u-byte lines", l2, l2a, R->line_bytes);
     R->l2_bytes = (uint64_t)l2;
     R->l2_assoc = l2a;
     R->l2_sets = S->l2.nsets;
 
     /* one site per global (or generic) memory instruction */
     S->site_of_pc = malloc(sizeof(int32_t) * (P->ncode + 1));
-    if (!S->site_of_pc) return fail(M, "out of memory", 0);
+    if (!S->site_of_pc) return fail(M, "out of memory");
     uint32_t ns = 0;
     for (uint32_t pc = 0; pc < P->ncode; pc++) S->site_of_pc[pc] = is_site(&P->code[pc]) ? (int32_t)ns++ : -1;
     S->sites = calloc(ns + 1, sizeof(EmuCacheSite));
-    if (!S->sites) return fail(M, "out of memory", 0);
+    if (!S->sites) return fail(M, "out of memory");
     for (uint32_t pc = 0; pc < P->ncode; pc++) {
         if (S->site_of_pc[pc] < 0) continue;
         EmuCacheSite *s = &S->sites[S->site_of_pc[pc]];
