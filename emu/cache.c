@@ -63,15 +63,20 @@
 #include "model/occupancy.h"
 
 typedef struct CLine {
-    uint64_t tag;               /* line address (byte address >> line shift) */
     uint64_t stamp;             /* last use, for LRU */
     uint8_t valid, dirty;       /* sector masks; valid 0: the way is empty */
     uint8_t pri;                /* CPRI_FIRST, CPRI_NORMAL, CPRI_LAST */
 } CLine;
 
+/* Tags live apart from the rest of a way so that a lookup scans one
+ * contiguous array (a set of the default L1 has hundreds of ways); an
+ * empty way's tag is NO_TAG.  mru[set] is the way hit last, tried first. */
+#define NO_TAG UINT64_MAX
 typedef struct CLevel {
     uint32_t nsets, assoc;
+    uint64_t *tag;              /* line address (byte address >> line shift), nsets * assoc */
     CLine *way;                 /* nsets * assoc */
+    uint32_t *mru;              /* nsets */
 } CLevel;
 
 struct CacheSim {
@@ -92,21 +97,40 @@ struct CacheSim {
 
 static CLine *find(CLevel *L, uint64_t la)
 {
-    CLine *s = &L->way[(la % L->nsets) * L->assoc];
-    for (uint32_t k = 0; k < L->assoc; k++)
-        if (s[k].valid && s[k].tag == la) return &s[k];
-    return NULL;
+    uint32_t set = (uint32_t)(la % L->nsets);
+    size_t base = (size_t)set * L->assoc;
+    const uint64_t *t = &L->tag[base];
+    uint32_t k = L->mru[set];
+    if (t[k] != la)
+        for (k = 0; k < L->assoc && t[k] != la; k++) {}
+    if (k == L->assoc) return NULL;
+    L->mru[set] = k;
+    return &L->way[base + k];
 }
 
+/* The way to fill with line la (its tag is set here). */
 static CLine *victim(CLevel *L, uint64_t la)
 {
-    CLine *s = &L->way[(la % L->nsets) * L->assoc], *best = NULL;
+    uint32_t set = (uint32_t)(la % L->nsets);
+    size_t base = (size_t)set * L->assoc;
+    CLine *s = &L->way[base];
+    uint32_t best = 0;
     for (uint32_t k = 0; k < L->assoc; k++) {
         CLine *w = &s[k];
-        if (!w->valid) return w;
-        if (!best || w->pri < best->pri || (w->pri == best->pri && w->stamp < best->stamp)) best = w;
+        if (!w->valid) { best = k; break; }
+        if (w->pri < s[best].pri || (w->pri == s[best].pri && w->stamp < s[best].stamp)) best = k;
     }
-    return best;
+    L->tag[base + best] = la;
+    L->mru[set] = best;
+    return &s[best];
+}
+
+/* Empties way w of level L (its sectors were all dropped). */
+static void drop(CLevel *L, CLine *w)
+{
+    L->tag[w - L->way] = NO_TAG;
+    w->valid = 0;
+    w->dirty = 0;
 }
 
 static inline uint64_t pop(uint32_t m) { return (uint64_t)__builtin_popcount(m); }
@@ -122,7 +146,7 @@ static uint32_t l1_line(struct CacheSim *S, CLevel *L, uint64_t la, uint32_t m, 
         c->l1_bypassed += pop(m);
         return m;
     case CL1_INVALIDATE:
-        if ((w = find(L, la))) w->valid &= (uint8_t)~m;
+        if ((w = find(L, la)) && !(w->valid &= (uint8_t)~m)) drop(L, w);
         c->l1_bypassed += pop(m);
         return m;
     case CL1_NOALLOC:
@@ -135,7 +159,6 @@ static uint32_t l1_line(struct CacheSim *S, CLevel *L, uint64_t la, uint32_t m, 
             if (pri != CPRI_UNCHANGED) w->pri = (uint8_t)pri;
         } else {
             w = victim(L, la);
-            w->tag = la;
             w->valid = (uint8_t)m;
             w->dirty = 0;
             w->pri = (uint8_t)(pri == CPRI_UNCHANGED ? CPRI_NORMAL : pri);
@@ -162,7 +185,6 @@ static void l2_line(struct CacheSim *S, uint64_t la, uint32_t m, int pri, bool r
     } else {
         w = victim(L, la);
         if (w->valid) S->rep.dram_write_sectors += pop(w->dirty);
-        w->tag = la;
         w->valid = 0;
         w->dirty = 0;
         w->pri = (uint8_t)(pri == CPRI_UNCHANGED ? CPRI_NORMAL : pri);
@@ -307,7 +329,11 @@ static bool level_init(CLevel *L, uint64_t bytes, uint32_t line, uint32_t assoc)
     L->assoc = assoc;
     L->nsets = (uint32_t)(lines / assoc);
     L->way = calloc(lines, sizeof(CLine));
-    return L->way != NULL;
+    L->tag = malloc(sizeof(uint64_t) * lines);
+    L->mru = calloc(L->nsets, sizeof(uint32_t));
+    if (!L->way || !L->tag || !L->mru) return false;
+    for (uint64_t i = 0; i < lines; i++) L->tag[i] = NO_TAG;
+    return true;
 }
 
 static bool is_site(const EInst *I)
@@ -437,9 +463,11 @@ void cache_free(Machine *M)
     struct CacheSim *S = M->cache;
     if (!S) return;
     if (S->l1)
-        for (uint32_t k = 0; k < S->sms; k++) free(S->l1[k].way);
+        for (uint32_t k = 0; k < S->sms; k++) { free(S->l1[k].way); free(S->l1[k].tag); free(S->l1[k].mru); }
     free(S->l1);
     free(S->l2.way);
+    free(S->l2.tag);
+    free(S->l2.mru);
     free(S->load);
     free(S->site_of_pc);
     free(S->sites);
