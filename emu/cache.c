@@ -271,10 +271,7 @@ void cache_access(Exec *x, const EInst *I, uint32_t em, const uint64_t *addr, ui
     for (int i = 0; i < n;) {
         uint64_t la = sec[i] >> lsh;
         uint32_t m = 0;
-        for (; i < n && (sec[i] >> lsh) == la; i++) {
-            if (i > 0 && sec[i] == sec[i - 1]) continue;
-            m |= 1u << (sec[i] & (S->spl - 1));
-        }
+        for (; i < n && (sec[i] >> lsh) == la; i++) m |= 1u << (sec[i] & (S->spl - 1));   /* duplicates fold */
         c.sectors += pop(m);
         int q2 = (I->cl2 & CL2_HINT) ? hint_pri(pol, la, p2) : p2;
         if (kind == EMU_CACHE_LOAD) {
