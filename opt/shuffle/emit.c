@@ -20,7 +20,27 @@
  * multiple of 32, from %ntid and %tid), and %c falls back when the warp is
  * partial or the row guard fails.  That costs about 17 instructions once
  * (none with .reqntid full warps), so it is used when converged sites sit
- * in a loop or in several blocks.  Elsewhere (a divergent region, lanes
+ * in a loop or in several blocks.
+ *
+ * Full-warp versioning (version=1, the default).  A membermask ptxas
+ * cannot see is the warp's active lanes costs, on sm_70..sm_89, a
+ * convergence check around every shuffle (MATCH.ANY, REDUX, VOTEU, a
+ * branch and a slow-path call: about 9 SASS instructions per site and
+ * iteration; issue 12).  So where the block shape is unknown, the kernel
+ * body is copied once (ir/clone.h) and entered by a warp-uniform branch:
+ *
+ *     <%m from %ntid/%tid as above>  setp.ne.s32 %partial, %m, -1;
+ *     @%partial bra $copy;           (the original body, untouched)
+ *     mov.b32 %full, -1;  ...        (the rewritten body: constant mask)
+ *
+ * Full warps (all warps but perhaps each block's last) run the rewritten
+ * body with a constant full mask, which ptxas turns into a bare SHFL;
+ * partial warps run the original code.  A body that cannot be copied
+ * (declarations or scopes after the first instruction, brx.idx tables),
+ * one with an aligned CTA barrier (bar.sync: all threads of the CTA must
+ * wait at it through the same instruction, and the block's partial warp
+ * would run the copy's), or an entry block that is a branch target, keeps
+ * the computed mask.  Elsewhere (a divergent region, lanes
  * that may have exited, or a few straight-line converged sites) one
  * activemask per region (a run of sites in one block with no exit, return
  * or call between them) gives %m, and %c falls back unless all 32 lanes
@@ -55,6 +75,8 @@
 #include "opt/shuffle/internal.h"
 
 #include <stdlib.h>
+
+#include "ir/clone.h"
 #include <string.h>
 
 typedef struct SrcCopy {
@@ -217,6 +239,56 @@ static Reg *warp_lanes(Function *fn, Stmt *entry)
     return mask;
 }
 
+/* Full-warp versioning (see the file comment): copies the body from
+ * `entry` on to the end of the function and sends warps whose lane mask
+ * `lanes` is not full to the copy.  False (nothing changed but a block
+ * split, which prints the same) when the body cannot be copied; *why says
+ * what was in the way. */
+/* An aligned CTA-wide barrier (bar.*, barrier.*.aligned; not the per-warp
+ * bar.warp.sync): every thread of the CTA must reach it through the same
+ * instruction, which a full warp and the block's partial warp, running
+ * different copies, would not. */
+static bool aligned_cta_barrier(const Stmt *s)
+{
+    if (s->kind != STMT_INSTR) return s->kind == STMT_VERBATIM;
+    const Instr *in = &s->u.instr;
+    if (in->op == OP_UNKNOWN) return true;
+    if (in->op == OP_bar) return !instr_has_mod(in, ".warp");
+    return in->op == OP_barrier && instr_has_mod(in, ".aligned");
+}
+
+static bool version_on_full_warps(Function *fn, Stmt *entry, Reg *lanes, const char **why)
+{
+    Block *head = entry->block;
+    if (head->label.len) {
+        *why = "the kernel's first block is a branch target";
+        return false;
+    }
+    for (Block *b = head; b; b = b->next)
+        FOR_EACH_STMT(s, b)
+            if (aligned_cta_barrier(s)) {
+                *why = "the body has an aligned CTA barrier, which the block's partial warp would reach through the copy's instruction";
+                return false;
+            }
+    Block *body = entry == head->first ? head : ir_split_block_before(entry);
+    if (body == head) {
+        /* the block starts with the entry instruction: a head of its own */
+        *why = "the kernel's first instruction starts its block";
+        return false;
+    }
+    CloneMap map;
+    Block *copy = ir_clone_blocks(fn, body, fn->last, fn->last, &map, why);
+    if (!copy) return false;
+    Reg *partial = ir_fresh_reg(fn, ".pred");
+    ir_append(head, instr3(fn, "setp.ne.s32", ir_op_reg(partial), ir_op_reg(lanes), ir_op_int(fn->mod, -1)));
+    Stmt *br = ir_new_instr(fn, "bra.uni", 1);
+    br->u.instr.ops[0] = ir_op_sym(fn->mod, ir_block_label(copy), 0);
+    br->u.instr.guard = partial;
+    ir_append(head, br);
+    /* head now ends in a guarded branch: the body is its fall-through */
+    return true;
+}
+
 /* The guard's clamp operand for a shuffle direction, made at g->at. */
 static Reg *clamp_of(Function *fn, Guard *g, int delta)
 {
@@ -247,8 +319,9 @@ static bool lanes_may_leave(const Stmt *from, const Stmt *to)
 
 /* ------------------------------------------------------------ emit */
 
-bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOptions *o)
+ShflEmitResult shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOptions *o)
 {
+    ShflEmitResult res = { 0 };
     Module *m = fn->mod;
     bool need_mask = false, converged_in_loop = false;
     int converged_blocks = 0;
@@ -276,8 +349,14 @@ bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOp
             kernel.mask = ir_fresh_reg(fn, ".b32");
             add_before(entry, instr2(fn, "mov.b32", ir_op_reg(kernel.mask), ir_op_int(m, -1)));
             kernel.bad = rowbad;
+        } else if ((kernel.mask = warp_lanes(fn, entry)),
+                   o->version && version_on_full_warps(fn, entry, kernel.mask, &res.no_version)) {
+            /* full warps only from here on: a constant mask */
+            res.versioned = true;
+            kernel.mask = ir_fresh_reg(fn, ".b32");
+            add_before(entry, instr2(fn, "mov.b32", ir_op_reg(kernel.mask), ir_op_int(m, -1)));
+            kernel.bad = rowbad;
         } else {
-            kernel.mask = warp_lanes(fn, entry);
             kernel.bad = ir_fresh_reg(fn, ".pred");
             add_before(entry, instr3(fn, "setp.ne.s32", ir_op_reg(kernel.bad), ir_op_reg(kernel.mask), ir_op_int(m, -1)));
             if (rowbad)
@@ -367,5 +446,6 @@ bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOp
         }
     }
     free(copies);
-    return need_mask;
+    res.need_mask = need_mask;
+    return res;
 }

@@ -69,12 +69,19 @@ typedef struct ShflEmitOptions {
     bool no_load;      /* ablation: no shuffle, no load */
     bool row_guard;    /* the block shape may put two tid.y rows in one warp */
     bool full_warps;   /* .reqntid: every warp has 32 threads */
+    bool version;      /* may version the kernel on full warps (emit.c) */
 } ShflEmitOptions;
 
+/* What shfl_emit did besides the sites. */
+typedef struct ShflEmitResult {
+    bool need_mask;    /* a site with delta != 0 and no no-load: needs activemask/PTX 6.2 */
+    bool versioned;    /* full warps run the rewritten body, partial warps a copy of the original */
+    const char *no_version; /* why a kernel that would have been versioned was not (NULL: it was, or no need) */
+} ShflEmitResult;
+
 /* Rewrites fn for the sites (sources may repeat; destinations are
- * distinct and never sources).  Returns true if anything needs
- * activemask (a site with delta != 0 and no no-load). */
-bool shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOptions *o);
+ * distinct and never sources). */
+ShflEmitResult shfl_emit(Function *fn, const ShflSite *sites, int nsites, const ShflEmitOptions *o);
 
 /* --------------------------------------------------------- options */
 
@@ -88,6 +95,7 @@ typedef struct Options {
     bool loops;         /* sources in loops (with the runtime address check) */
     bool unsign;        /* unsigned indices that may wrap (with the runtime address check) */
     bool clamp;         /* clamped (min/max) indices (with the runtime address check) */
+    bool version;       /* version=1: full-warp kernel versioning (emit.c) */
     ProveMode prove;
     bool profit;       /* profit=auto: the gate of profit.c on sm_70 and newer */
 } Options;

@@ -313,14 +313,21 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
             remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s%s%s", why_text(l->why), l->detail[0] ? " " : "", l->detail);
     }
     ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard,
-                           .full_warps = known_full_warps(fn) };
+                           .full_warps = known_full_warps(fn), .version = o->version };
     /* nothing below reads the analyses, their terms or the proofs */
     unsigned queries = proof_session_queries(c.ps);
     if (c.ps) proof_session_free(c.ps);
     c.ps = NULL;
     analysis_invalidate(fn);
     arena_release(&fn->mod->arena, analyses);
-    bool need = nsites && shfl_emit(fn, sites, nsites, &eo);
+    ShflEmitResult er = { 0 };
+    if (nsites) er = shfl_emit(fn, sites, nsites, &eo);
+    bool need = er.need_mask;
+    if (er.versioned)
+        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS,
+               "kernel versioned on full warps: they run the rewrite with a constant full mask, partial warps a copy of the original body");
+    else if (er.no_version)
+        remark(rm, PASS, fn, NULL, REMARK_MISSED, "not versioned on full warps (the mask stays computed): %s", er.no_version);
     if (!bg->expired) {
         remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
                nsites, nsites ? (double)sum_abs / nsites : 0.0,

@@ -15,6 +15,7 @@ CONFIGS = [
     ("shuffle-paper", "shuffle<max-delta=31;max-shuffles=1000;loops=1;profit=off>", ""),
     ("shuffle-z3", "shuffle<max-delta=31;max-shuffles=1000;loops=1;prove=z3;profit=off>", ""),
     ("shuffle-rewrite", "shuffle<max-delta=31;max-shuffles=1000;loops=1;prove=rewrite;profit=off>", ""),
+    ("shuffle-noversion", "shuffle<max-delta=31;loops=1;profit=off;version=0>", ""),
     ("shuffle-checks", "shuffle<max-delta=31;max-shuffles=1000;loops=1;unsigned=1;clamp=1;profit=off>", ""),
     ("regtune-l2", "regtune<level=2;block=128>", ""),
     ("regtune-maxnreg32", "regtune<maxnreg=32>", ""),

@@ -30,7 +30,9 @@ check SHFL = sites, LDG unchanged with `sites` of them guarded, and total
 SASS instructions added <= 2 per site plus at most one per PTX guard
 instruction that computes something (the full-mask form's guard is only
 constants, mov.b32 %m, -1 and the clamp operand, which ptxas folds: there
-the bound is 2 per site alone).
+the bound is 2 per site alone).  A kernel versioned on full warps holds a
+copy of the original body, so its static counts double: there the check
+is SHFL = sites and no convergence check (VOTE/MATCH/REDUX) around them.
 
 Prints one line of figures; exits 1 when a check fails."""
 import difflib
@@ -43,16 +45,26 @@ import tempfile
 from collections import Counter
 
 
+VERSION_BRANCH = re.compile(r"@(%px_pred_\d+) bra\.uni (\$px_L\d+)$")
+
+
 def kernel_lines(path, kernel):
     """KERNEL's instruction lines (no declarations, labels or comments),
-    whitespace-normalised."""
+    whitespace-normalised.  A kernel versioned on full warps (the pass's
+    `@%partial bra.uni $copy`) ends where the copy of the original body
+    starts: full warps never run it."""
     text = open(path).read()
     m = re.search(r"\.entry\s+%s\s*\(" % re.escape(kernel), text)
     if not m:
         sys.exit("overhead.py: no kernel %s in %s" % (kernel, path))
     body = text[text.index("{", m.end()):]
-    depth, out = 0, []
+    depth, out, copy = 0, [], None
     for raw in body.splitlines():
+        if copy and raw.strip() == copy + ":":
+            break
+        v = VERSION_BRANCH.match(raw.strip().rstrip(";"))
+        if v:
+            copy = v.group(2)
         depth += raw.count("{") - raw.count("}")
         line = " ".join(raw.split("//")[0].split())
         if line and line not in ("{", "}") and not line.startswith(".") and not line.endswith(":"):
@@ -88,9 +100,14 @@ def added(orig, new, kernel):
     for l in shfl:
         need.update(re.findall(r"%[\w.]+", ",".join(l.split(",")[-2:])))
     guard = []
+    for l in rest:  # the full-warp versioning branch and what decides it
+        v = VERSION_BRANCH.match(l)
+        if v:
+            guard.append(l)
+            need.add(v.group(1))
     for l in reversed(rest):
         regs = re.findall(r"%[\w.]+", l)
-        if regs and regs[0] in need:
+        if regs and regs[0] in need and l not in guard:
             guard.append(l)
             need.update(regs[1:])
     other = [l for l in rest if l not in guard]
@@ -150,6 +167,13 @@ def emu_check(emu, orig, new, remarks, kernel, launch):
 SASS = re.compile(r"sass kernel (\S+): (.*) \| (.*)")
 
 
+def versioned(path, kernel):
+    text = open(path).read()
+    m = re.search(r"\.entry\s+%s\s*\(" % re.escape(kernel), text)
+    end = text.find("\n}", m.end())
+    return any(VERSION_BRANCH.match(l.strip().rstrip(";")) for l in text[m.end():end].splitlines())
+
+
 def sass_check(orig, new, report, remarks, kernel):
     sites = sites_of(remarks, kernel)
     guard = [g for g in added(orig, new, kernel)[2] if not re.match(r"mov\.b32 \S+, -?\d+$", g)]
@@ -163,6 +187,17 @@ def sass_check(orig, new, report, remarks, kernel):
         bad = []
         if f["shfl"] != (0, sites):
             bad.append("SHFL %d->%d for %d sites" % (f["shfl"] + (sites,)))
+        if versioned(new, kernel):
+            # the copy of the body doubles the static code: what is pinned is
+            # that ptxas sees a constant full mask (a bare SHFL, no
+            # convergence check: no VOTE/MATCH/REDUX)
+            conv = {k: v for k, v in f.items() if k.split(".")[0].lstrip("@") in ("VOTE", "VOTEU", "MATCH", "REDUX")}
+            if f.get("vote", (0, 0))[1] != f.get("vote", (0, 0))[0] or any(v[1] != v[0] for v in conv.values()):
+                bad.append("a convergence check around the shuffle (vote %d->%d)" % f.get("vote", (0, 0)))
+            print("%s: %d sites, versioned on full warps, SASS total %d->%d, SHFL %d->%d, vote %d->%d, regs %d->%d: %s"
+                  % (kernel, sites, f["total"][0], f["total"][1], f["shfl"][0], f["shfl"][1], f.get("vote", (0, 0))[0],
+                     f.get("vote", (0, 0))[1], f["regs"][0], f["regs"][1], "ok" if not bad else "FAIL: " + "; ".join(bad)))
+            return not bad
         if f["ldg"][0] != f["ldg"][1]:
             bad.append("LDG %d->%d" % f["ldg"])
         if guarded != sites:
