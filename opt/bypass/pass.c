@@ -87,7 +87,6 @@ static void run_function(const Run *r, Function *fn)
     Plan plan = byp_plan(o, &sh, &T, why, sizeof why);
     BypassForm form = o->form;
     char autowhy[128] = "";
-    if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     const char *refused = plan == PLAN_NONE ? NULL : byp_form_refused(fn, o, form, r->sm, r->ptx);
     if (!refused && plan != PLAN_NONE && o->delivery == DELIV_GLOBAL && !r->tsym)
         refused = "delivery=global: the module already declares " BYP_THRESHOLD_SYM " (an earlier run of the pass?); "
@@ -99,6 +98,7 @@ static void run_function(const Run *r, Function *fn)
         return;
     }
     byp_check_sites(fn, s, n, o, form, r->sm, r->ptx);
+    if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     int ok = count_eligible(s, n);
     remark_skipped(r, fn, s, n);
     if (plan == PLAN_NONE || !ok) {
