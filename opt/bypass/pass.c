@@ -154,12 +154,14 @@ static int bypass_run(Module *m, const PassInvocation *inv, PassContext *ctx)
               .rm = ctx->remarks };
     if (o.has_threshold && o.delivery == DELIV_GLOBAL) {
         bool any = false;
-        for (uint32_t i = 0; i < m->nfuncs; i++) any |= m->funcs[i]->has_body && !m->funcs[i]->opaque;
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            any |= m->funcs[i]->has_body && !m->funcs[i]->opaque && (!o.kernel || str_eqc(m->funcs[i]->name, o.kernel));
         if (any && byp_declare_threshold(m, o.all ? BYP_MAX_WARPS : o.threshold)) r.tsym = BYP_THRESHOLD_SYM;
     }
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         Function *fn = m->funcs[i];
         if (!fn->has_body) continue;
+        if (o.kernel && !str_eqc(fn->name, o.kernel)) continue;
         if (fn->opaque) {
             guard_remark_opaque(ctx->remarks, PASS, fn);
             continue;
