@@ -111,7 +111,7 @@ static void run_function(const Run *r, Function *fn)
         free(s);
         return;
     }
-    byp_check_sites(fn, s, n, o, form, r->sm, r->ptx);
+    byp_check_sites(fn, s, n, o, form);
     if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     int ok = count_eligible(s, n);
     remark_skipped(r, fn, s, n);
