@@ -5,9 +5,10 @@
 
 MODEL_CORE = model/arch.c model/arch.h model/arch_data.c \
 	model/occupancy.c model/occupancy.h model/critical.c model/critical.h
+MODEL_CACHE = model/cache.c model/cache.h
 MODEL_COST = model/costmodel.c model/costmodel.h model/cost_data.c model/neighbour.c model/neighbour.h
 
-libptxopt_a_SOURCES += model/model.h $(MODEL_CORE) $(MODEL_COST)
+libptxopt_a_SOURCES += model/model.h $(MODEL_CORE) $(MODEL_COST) $(MODEL_CACHE)
 
 # Prints critical points etc. for scripts; testsuite/model/ uses it.
 noinst_PROGRAMS += model/ptxopt-model-query
