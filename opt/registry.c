@@ -2,6 +2,7 @@
  * A new pass adds one line to `passes` below. */
 #include <string.h>
 
+#include "opt/bypass/bypass.h"
 #include "opt/pass.h"
 #include "opt/regtune.h"
 #include "opt/shuffle/shuffle.h"
@@ -9,6 +10,7 @@
 static const PassInfo *const passes[] = {
     &pass_regtune,
     &pass_shuffle,
+    &pass_bypass,
     NULL /* placeholder: keeps the array non-empty */
 };
 

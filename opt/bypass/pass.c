@@ -1,0 +1,178 @@
+/* pass.c — warp-partitioned cache bypassing (Ang Li's thesis, ch. 5;
+ * research/seed-002-reg-cache.md §2, §3.3; issue 13): the pass entry and
+ * the per-function driver (see bypass.h for the options, internal.h for
+ * the other steps, one file each).
+ *
+ * Per function: find the global loads (sites.c), decide which may be
+ * rewritten (legality.c) and what the threshold means for this kernel
+ * (profit.c: nothing, plain bypass-all code, or a partition), then emit
+ * the header (partition.c) and the form (emit_*.c).  Every load gets a
+ * remark: rewritten, and how, or left alone, and why; every function gets
+ * one summary remark.  A function whose form is refused (target, PTX ISA)
+ * or that is opaque stays byte-identical.  Device functions (.func) are
+ * handled like kernels: the header at their entry computes the same warp
+ * index (%tid is the thread's, wherever it is read). */
+#include "opt/bypass/bypass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt/bypass/internal.h"
+#include "opt/guard.h"
+
+typedef struct Run {
+    const Options *o;
+    int sm, ptx;          /* target sm (0: unknown), PTX ISA major*10+minor (-1: unknown) */
+    const char *tsym;     /* delivery=global: the variable, NULL when it could not be declared */
+    Remarks *rm;
+} Run;
+
+static void remark_atomics(const Run *r, Function *fn)
+{
+    const Cfg *cfg = cfg_get(fn);
+    const MemInfo *mi = memory_get(fn);
+    for (uint32_t i = 0; i < mi->nacc; i++) {
+        const MemAccess *a = &mi->acc[i];
+        if ((a->flags & MACC_ATOMIC) && (a->space == SPACE_GLOBAL || a->space == SPACE_GENERIC))
+            remark(r->rm, PASS, fn, cfg->instr[a->instr], REMARK_MISSED, "atomic: never rewritten (not a load to cache)");
+    }
+}
+
+static int count_eligible(const Site *s, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) k += s[i].skip == NULL;
+    return k;
+}
+
+static void remark_skipped(const Run *r, Function *fn, const Site *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (s[i].skip)
+            remark(r->rm, PASS, fn, s[i].st, REMARK_MISSED, "%s%s%s", s[i].skip, s[i].detail[0] ? " " : "", s[i].detail);
+}
+
+/* The applied remarks, before the rewrite changes the text. */
+static void remark_applied(const Run *r, Function *fn, const Site *s, int n, BypassForm form, Plan plan)
+{
+    Module *m = fn->mod;
+    for (int i = 0; i < n; i++) {
+        if (s[i].skip) continue;
+        const Instr *in = &s[i].st->u.instr;
+        Str orig = in->full;
+        if (form == FORM_L2POLICY)
+            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: %s with a per-warp L2 policy (%s)",
+                   plan == PLAN_ALL_BYPASS ? "T = 0" : "l2policy", byp_hint_full(m, in),
+                   plan == PLAN_ALL_BYPASS ? "evict_first in every warp" : "evict_last in caching warps, evict_first in the others");
+        else if (plan == PLAN_ALL_BYPASS)
+            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "T = 0: %.*s becomes %s", (int)orig.len, orig.p,
+                   byp_bypass_full(m, in, r->o->op));
+        else
+            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: caching warps keep %.*s, the others run %s",
+                   form == FORM_PAIRS ? "pair" : "versioned", (int)orig.len, orig.p, byp_bypass_full(m, in, r->o->op));
+    }
+}
+
+static void run_function(const Run *r, Function *fn)
+{
+    const Options *o = r->o;
+    char why[320], shape_text[96];
+    analysis_invalidate(fn);
+    remark_atomics(r, fn);
+    int n;
+    Site *s = byp_find_sites(fn, &n);
+    Shape sh = byp_block_shape(fn);
+    long T = 0;
+    Plan plan = byp_plan(o, &sh, &T, why, sizeof why);
+    BypassForm form = o->form;
+    char autowhy[128] = "";
+    if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
+    const char *refused = plan == PLAN_NONE ? NULL : byp_form_refused(fn, o, form, r->sm, r->ptx);
+    if (!refused && plan != PLAN_NONE && o->delivery == DELIV_GLOBAL && !r->tsym)
+        refused = "delivery=global: the module already declares " BYP_THRESHOLD_SYM " (an earlier run of the pass?); "
+                  "function unchanged";
+    if (refused) {
+        remark(r->rm, PASS, fn, NULL, REMARK_MISSED, "%s", refused);
+        for (int i = 0; i < n; i++) remark(r->rm, PASS, fn, s[i].st, REMARK_MISSED, "left alone: %s", refused);
+        free(s);
+        return;
+    }
+    byp_check_sites(fn, s, n, o, form, r->sm, r->ptx);
+    int ok = count_eligible(s, n);
+    remark_skipped(r, fn, s, n);
+    if (plan == PLAN_NONE || !ok) {
+        for (int i = 0; i < n; i++)
+            if (!s[i].skip) remark(r->rm, PASS, fn, s[i].st, REMARK_MISSED, "eligible, unchanged: see the function's remark");
+        remark(r->rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, eligible %d, rewritten 0: %s", n, ok,
+               plan == PLAN_NONE ? why : n ? "no eligible load" : "no global load");
+        free(s);
+        return;
+    }
+    remark_applied(r, fn, s, n, form, plan);
+    analysis_invalidate(fn); /* the rewrite starts: nothing below reads the analyses */
+    const char *hdr = "no header";
+    if (plan == PLAN_ALL_BYPASS) {
+        if (form == FORM_L2POLICY) {
+            Anchor a = byp_entry_anchor(fn, false);
+            byp_emit_l2policy(fn, &a, s, n, NULL);
+        } else
+            byp_emit_pairs(fn, s, n, NULL, o->op);
+    } else {
+        Anchor a = byp_entry_anchor(fn, form == FORM_VERSIONING);
+        Reg *p = byp_emit_partition(fn, &a, &sh, T, o->delivery == DELIV_GLOBAL ? r->tsym : NULL);
+        hdr = byp_shape_text(&sh, shape_text, sizeof shape_text);
+        if (form == FORM_L2POLICY) byp_emit_l2policy(fn, &a, s, n, p);
+        else if (form == FORM_PAIRS) byp_emit_pairs(fn, s, n, p, o->op);
+        else {
+            const char *vwhy = NULL;
+            if (!byp_emit_versioning(fn, &a, s, n, p, o->op, &vwhy)) {
+                /* the header is there already; pairs need nothing else */
+                remark(r->rm, PASS, fn, NULL, REMARK_MISSED, "versioning: %s; predicated pairs instead", vwhy);
+                form = FORM_PAIRS;
+                byp_emit_pairs(fn, s, n, p, o->op);
+            }
+        }
+    }
+    analysis_invalidate(fn);
+    remark(r->rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, rewritten %d (form=%s%s%s, %s%s%s; %s; %s)", n, ok,
+           byp_form_name(form), autowhy[0] ? ", " : "", autowhy, form == FORM_L2POLICY ? "policy" : "op=",
+           form == FORM_L2POLICY ? "" : byp_op_name(o->op), "", why, hdr);
+    free(s);
+}
+
+static int bypass_run(Module *m, const PassInvocation *inv, PassContext *ctx)
+{
+    Options o;
+    char err[256];
+    if (!byp_read_options(inv, &o, err, sizeof err)) { /* validated when parsed: not reached from the tools */
+        fprintf(stderr, "ptxopt: pass '%s': %s\n", PASS, err);
+        return 1;
+    }
+    Run r = { .o = &o, .sm = ctx->target_sm, .ptx = m->version_major < 0 ? -1 : m->version_major * 10 + m->version_minor,
+              .rm = ctx->remarks };
+    if (o.has_threshold && o.delivery == DELIV_GLOBAL) {
+        bool any = false;
+        for (uint32_t i = 0; i < m->nfuncs; i++) any |= m->funcs[i]->has_body && !m->funcs[i]->opaque;
+        if (any && byp_declare_threshold(m, o.all ? BYP_MAX_WARPS : o.threshold)) r.tsym = BYP_THRESHOLD_SYM;
+    }
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        Function *fn = m->funcs[i];
+        if (!fn->has_body) continue;
+        if (fn->opaque) {
+            guard_remark_opaque(ctx->remarks, PASS, fn);
+            continue;
+        }
+        run_function(&r, fn);
+    }
+    return 0;
+}
+
+const PassInfo pass_bypass = {
+    .name = "bypass",
+    .summary = "warp-partitioned cache bypassing: warps below a threshold cache, the others bypass L1 (or L2 policy)",
+    .function_local = false, /* delivery=global declares a module variable */
+    .keys = byp_keys,
+    .run = bypass_run,
+    .validate = byp_validate,
+};
