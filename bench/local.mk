@@ -1,7 +1,9 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
-	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py
-BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass
+	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
+	bench/bypass/curves.py
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass \
+	bench-bypass
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -22,4 +24,10 @@ bench-prove: ptxopt$(EXEEXT)
 # KernelGen ports: global loads, shuffles, instructions, registers (issue 11)
 bench-sass: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
+# bypass pass: L1 hit rate, L2 and DRAM sectors against the threshold T on
+# the thesis's workloads in the emulator's cache model, the optimum T, the
+# static choice, outputs bit-identical for every T (issue 13 item 8)
+bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir) --ops=cg,no-allocate,cs --jobs=2
 .PHONY: bench $(BENCH_TARGETS)
