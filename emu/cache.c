@@ -53,6 +53,8 @@
  *
  * Cost: per warp access a sort of at most 32 x 4 sector numbers and one
  * scan of a set per distinct line; nothing is allocated after setup. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,15 +63,20 @@
 #include "model/occupancy.h"
 
 typedef struct CLine {
-    uint64_t tag;               /* line address (byte address >> line shift) */
     uint64_t stamp;             /* last use, for LRU */
     uint8_t valid, dirty;       /* sector masks; valid 0: the way is empty */
     uint8_t pri;                /* CPRI_FIRST, CPRI_NORMAL, CPRI_LAST */
 } CLine;
 
+/* Tags live apart from the rest of a way so that a lookup scans one
+ * contiguous array (a set of the default L1 has hundreds of ways); an
+ * empty way's tag is NO_TAG.  mru[set] is the way hit last, tried first. */
+#define NO_TAG UINT64_MAX
 typedef struct CLevel {
     uint32_t nsets, assoc;
+    uint64_t *tag;              /* line address (byte address >> line shift), nsets * assoc */
     CLine *way;                 /* nsets * assoc */
+    uint32_t *mru;              /* nsets */
 } CLevel;
 
 struct CacheSim {
@@ -90,21 +97,40 @@ struct CacheSim {
 
 static CLine *find(CLevel *L, uint64_t la)
 {
-    CLine *s = &L->way[(la % L->nsets) * L->assoc];
-    for (uint32_t k = 0; k < L->assoc; k++)
-        if (s[k].valid && s[k].tag == la) return &s[k];
-    return NULL;
+    uint32_t set = (uint32_t)(la % L->nsets);
+    size_t base = (size_t)set * L->assoc;
+    const uint64_t *t = &L->tag[base];
+    uint32_t k = L->mru[set];
+    if (t[k] != la)
+        for (k = 0; k < L->assoc && t[k] != la; k++) {}
+    if (k == L->assoc) return NULL;
+    L->mru[set] = k;
+    return &L->way[base + k];
 }
 
+/* The way to fill with line la (its tag is set here). */
 static CLine *victim(CLevel *L, uint64_t la)
 {
-    CLine *s = &L->way[(la % L->nsets) * L->assoc], *best = NULL;
+    uint32_t set = (uint32_t)(la % L->nsets);
+    size_t base = (size_t)set * L->assoc;
+    CLine *s = &L->way[base];
+    uint32_t best = 0;
     for (uint32_t k = 0; k < L->assoc; k++) {
         CLine *w = &s[k];
-        if (!w->valid) return w;
-        if (!best || w->pri < best->pri || (w->pri == best->pri && w->stamp < best->stamp)) best = w;
+        if (!w->valid) { best = k; break; }
+        if (w->pri < s[best].pri || (w->pri == s[best].pri && w->stamp < s[best].stamp)) best = k;
     }
-    return best;
+    L->tag[base + best] = la;
+    L->mru[set] = best;
+    return &s[best];
+}
+
+/* Empties way w of level L (its sectors were all dropped). */
+static void drop(CLevel *L, CLine *w)
+{
+    L->tag[w - L->way] = NO_TAG;
+    w->valid = 0;
+    w->dirty = 0;
 }
 
 static inline uint64_t pop(uint32_t m) { return (uint64_t)__builtin_popcount(m); }
@@ -120,7 +146,7 @@ static uint32_t l1_line(struct CacheSim *S, CLevel *L, uint64_t la, uint32_t m, 
         c->l1_bypassed += pop(m);
         return m;
     case CL1_INVALIDATE:
-        if ((w = find(L, la))) w->valid &= (uint8_t)~m;
+        if ((w = find(L, la)) && !(w->valid &= (uint8_t)~m)) drop(L, w);
         c->l1_bypassed += pop(m);
         return m;
     case CL1_NOALLOC:
@@ -133,7 +159,6 @@ static uint32_t l1_line(struct CacheSim *S, CLevel *L, uint64_t la, uint32_t m, 
             if (pri != CPRI_UNCHANGED) w->pri = (uint8_t)pri;
         } else {
             w = victim(L, la);
-            w->tag = la;
             w->valid = (uint8_t)m;
             w->dirty = 0;
             w->pri = (uint8_t)(pri == CPRI_UNCHANGED ? CPRI_NORMAL : pri);
@@ -160,7 +185,6 @@ static void l2_line(struct CacheSim *S, uint64_t la, uint32_t m, int pri, bool r
     } else {
         w = victim(L, la);
         if (w->valid) S->rep.dram_write_sectors += pop(w->dirty);
-        w->tag = la;
         w->valid = 0;
         w->dirty = 0;
         w->pri = (uint8_t)(pri == CPRI_UNCHANGED ? CPRI_NORMAL : pri);
@@ -286,9 +310,15 @@ void cache_cta_end(Machine *M, Cta *c)
 
 /* ---------------------------------------------------------------- setup */
 
-static bool fail(Machine *M, const char *msg, long long v)
+static bool fail(Machine *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(Machine *M, const char *fmt, ...)
 {
-    emu_fail(M, EMU_ERR_SETUP, "SETUP", NULL, NULL, 0, "--cache=%s: %s (%lld)", M->L->cache->arch, msg, v);
+    char buf[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    emu_fail(M, EMU_ERR_SETUP, "SETUP", NULL, NULL, 0, "--cache (%s): %s", M->L->cache->arch, buf);
     return false;
 }
 
@@ -299,7 +329,11 @@ static bool level_init(CLevel *L, uint64_t bytes, uint32_t line, uint32_t assoc)
     L->assoc = assoc;
     L->nsets = (uint32_t)(lines / assoc);
     L->way = calloc(lines, sizeof(CLine));
-    return L->way != NULL;
+    L->tag = malloc(sizeof(uint64_t) * lines);
+    L->mru = calloc(L->nsets, sizeof(uint32_t));
+    if (!L->way || !L->tag || !L->mru) return false;
+    for (uint64_t i = 0; i < lines; i++) L->tag[i] = NO_TAG;
+    return true;
 }
 
 static bool is_site(const EInst *I)
@@ -315,9 +349,9 @@ bool cache_setup(Machine *M)
     const EmuProgram *P = M->P;
     const Arch *a = arch_find(cf->arch);
     const CacheGeom *g = cache_geom_of(a);
-    if (!g) return fail(M, "no cache geometry for this target (sm_70 ... sm_90 have one)", 0);
+    if (!g) return fail(M, "no cache geometry for this target (sm_70 ... sm_90 have one)");
     struct CacheSim *S = calloc(1, sizeof *S);
-    if (!S) return fail(M, "out of memory", 0);
+    if (!S) return fail(M, "out of memory");
     M->cache = S;
     EmuCacheReport *R = &S->rep;
     snprintf(R->arch, sizeof R->arch, "%s", a->name);
@@ -344,7 +378,7 @@ bool cache_setup(Machine *M)
     uint32_t cpsm = cf->ctas_per_sm > 0 ? (uint32_t)cf->ctas_per_sm : (oc.blocks_per_sm > 0 ? (uint32_t)oc.blocks_per_sm : 1);
     if (cf->ctas_per_sm <= 0 && cf->carveout_kb >= 0 && smem_cta > 0) {
         long long fit = (long long)cf->carveout_kb * 1024 / smem_cta;
-        if (fit < 1) return fail(M, "one CTA's shared memory does not fit in the carve-out (bytes per CTA)", smem_cta);
+        if (fit < 1) return fail(M, "one CTA's %lld bytes of shared memory do not fit in a carve-out of %d KiB", smem_cta, cf->carveout_kb);
         if ((long long)cpsm > fit) cpsm = (uint32_t)fit;
     }
     S->cpsm = cpsm;
@@ -361,17 +395,17 @@ bool cache_setup(Machine *M)
     }
     R->carveout_kb = carve;
     long long l1 = cf->l1_kb >= 0 ? (long long)cf->l1_kb * 1024 : cache_l1_bytes(g, carve);
-    if (l1 < 0) return fail(M, "the carve-out is larger than the unified L1/shared array (KiB)", g->l1_combined_kb);
-    if (l1 < g->line_bytes) return fail(M, "the L1 holds no line (bytes)", l1);
+    if (l1 < 0) return fail(M, "a carve-out of %d KiB is larger than the unified L1/shared array (%d KiB)", carve, g->l1_combined_kb);
+    if (l1 < g->line_bytes) return fail(M, "an L1 of %lld bytes holds no %d-byte line", l1, g->line_bytes);
     uint64_t l1lines = (uint64_t)l1 / (uint64_t)g->line_bytes;
     uint32_t assoc = cf->assoc > 0 ? (uint32_t)cf->assoc
                                    : (uint32_t)(l1lines >= (uint64_t)g->l1_sets && l1lines % (uint64_t)g->l1_sets == 0 ? l1lines / (uint64_t)g->l1_sets : l1lines);
     S->l1 = calloc(S->sms, sizeof(CLevel));
     S->load = calloc(S->sms, sizeof(uint32_t));
-    if (!S->l1 || !S->load) return fail(M, "out of memory", 0);
+    if (!S->l1 || !S->load) return fail(M, "out of memory");
     for (uint32_t k = 0; k < S->sms; k++)
         if (!level_init(&S->l1[k], (uint64_t)l1, R->line_bytes, assoc))
-            return fail(M, "the L1 size is not a whole number of sets of assoc lines (bytes)", l1);
+            return fail(M, "an L1 of %lld bytes is not a whole number of sets of %u ways of %u-byte lines", l1, assoc, R->line_bytes);
     R->l1_bytes = (uint64_t)l1;
     R->l1_assoc = assoc;
     R->l1_sets = S->l1[0].nsets;
@@ -379,18 +413,18 @@ bool cache_setup(Machine *M)
     long long l2 = cf->l2_kb > 0 ? (long long)cf->l2_kb * 1024 : cache_l2_share_bytes(g, (int)S->sms);
     uint32_t l2a = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : (uint32_t)g->l2_assoc;
     if (!level_init(&S->l2, (uint64_t)l2, R->line_bytes, l2a))
-        return fail(M, "the L2 size is not a whole number of sets of l2-assoc lines (bytes)", l2);
+        return fail(M, "an L2 of %lld bytes is not a whole number of sets of %u ways of %u-byte lines", l2, l2a, R->line_bytes);
     R->l2_bytes = (uint64_t)l2;
     R->l2_assoc = l2a;
     R->l2_sets = S->l2.nsets;
 
     /* one site per global (or generic) memory instruction */
     S->site_of_pc = malloc(sizeof(int32_t) * (P->ncode + 1));
-    if (!S->site_of_pc) return fail(M, "out of memory", 0);
+    if (!S->site_of_pc) return fail(M, "out of memory");
     uint32_t ns = 0;
     for (uint32_t pc = 0; pc < P->ncode; pc++) S->site_of_pc[pc] = is_site(&P->code[pc]) ? (int32_t)ns++ : -1;
     S->sites = calloc(ns + 1, sizeof(EmuCacheSite));
-    if (!S->sites) return fail(M, "out of memory", 0);
+    if (!S->sites) return fail(M, "out of memory");
     for (uint32_t pc = 0; pc < P->ncode; pc++) {
         if (S->site_of_pc[pc] < 0) continue;
         EmuCacheSite *s = &S->sites[S->site_of_pc[pc]];
@@ -429,9 +463,11 @@ void cache_free(Machine *M)
     struct CacheSim *S = M->cache;
     if (!S) return;
     if (S->l1)
-        for (uint32_t k = 0; k < S->sms; k++) free(S->l1[k].way);
+        for (uint32_t k = 0; k < S->sms; k++) { free(S->l1[k].way); free(S->l1[k].tag); free(S->l1[k].mru); }
     free(S->l1);
     free(S->l2.way);
+    free(S->l2.tag);
+    free(S->l2.mru);
     free(S->load);
     free(S->site_of_pc);
     free(S->sites);

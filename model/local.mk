@@ -14,10 +14,11 @@ libptxopt_a_SOURCES += model/model.h $(MODEL_CORE) $(MODEL_COST) $(MODEL_CACHE)
 noinst_PROGRAMS += model/ptxopt-model-query
 model_ptxopt_model_query_SOURCES = model/ptxopt-model-query.c $(MODEL_CORE)
 
-check_PROGRAMS += testsuite/unit/test_occupancy testsuite/unit/test_critical testsuite/unit/test_costmodel
+check_PROGRAMS += testsuite/unit/test_occupancy testsuite/unit/test_critical testsuite/unit/test_costmodel testsuite/unit/test_cachegeom
 testsuite_unit_test_occupancy_SOURCES = testsuite/unit/test_occupancy.c $(MODEL_CORE)
 testsuite_unit_test_occupancy_LDADD = -lm
 testsuite_unit_test_critical_SOURCES = testsuite/unit/test_critical.c $(MODEL_CORE)
 testsuite_unit_test_critical_LDADD = -lm
 testsuite_unit_test_costmodel_SOURCES = testsuite/unit/test_costmodel.c $(MODEL_CORE) $(MODEL_COST)
 testsuite_unit_test_costmodel_LDADD = -lm
+testsuite_unit_test_cachegeom_SOURCES = testsuite/unit/test_cachegeom.c $(MODEL_CORE) $(MODEL_CACHE)
