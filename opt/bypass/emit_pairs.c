@@ -71,9 +71,9 @@ void byp_emit_pairs(Function *fn, Site *s, int n, Reg *pred, BypassOp op)
             ir_touch(st);
             continue;
         }
-        Stmt *by = byp_copy_load(fn, st, bfull);
-        guard_half(fn, st, &by->u.instr, pred, true);    /* before st: reads the guard as the load would */
-        guard_half(fn, st, &st->u.instr, pred, false);
+        Stmt *by = byp_copy_load(fn, st, bfull);          /* with st's own guard */
+        guard_half(fn, st, &st->u.instr, pred, false);    /* the and.preds go before st: they read */
+        guard_half(fn, st, &by->u.instr, pred, true);     /* the guard where the load would */
         ir_touch(st);
         ir_insert_after(st, by);
     }

@@ -78,12 +78,6 @@ bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, Byp
         if (ret) ir_remove(ret);
         return false;
     }
-    Str label = ir_block_label(copy);
-    Operand target = ir_op_sym(m, label, 0);
-    Stmt *bra = byp_instr(fn, "bra", 1, &target);
-    bra->u.instr.guard = pred;
-    bra->u.instr.guard_neg = true;
-    byp_put(a, bra);
     for (int i = 0; i < n; i++) {
         if (s[i].skip) continue;
         Stmt *c = clone_map_stmt(&map, s[i].st);
@@ -91,6 +85,14 @@ bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, Byp
         ir_set_full(m, &c->u.instr, byp_bypass_full(m, &c->u.instr, op));
         ir_touch(c);
     }
+    /* after the statements are mapped (clone_map_stmt goes by position; a
+     * label given to the copy's first block shifts it) */
+    Str label = ir_block_label(copy);
+    Operand target = ir_op_sym(m, label, 0);
+    Stmt *bra = byp_instr(fn, "bra", 1, &target);
+    bra->u.instr.guard = pred;
+    bra->u.instr.guard_neg = true;
+    byp_put(a, bra);
     for (uint32_t i = 0; i < map.n; i++) {
         FOR_EACH_STMT(st, map.orig[i])
             if (st->kind == STMT_INSTR && (opcode_flags(st->u.instr.op) & OPF_BARRIER)) unalign_barrier(m, st);

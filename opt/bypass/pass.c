@@ -135,9 +135,10 @@ static void run_function(const Run *r, Function *fn)
         }
     }
     analysis_invalidate(fn);
-    remark(r->rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, rewritten %d (form=%s%s%s, %s%s%s; %s; %s)", n, ok,
-           byp_form_name(form), autowhy[0] ? ", " : "", autowhy, form == FORM_L2POLICY ? "policy" : "op=",
-           form == FORM_L2POLICY ? "" : byp_op_name(o->op), "", why, hdr);
+    char opt[48] = "evict_last/evict_first L2 policy";
+    if (form != FORM_L2POLICY) snprintf(opt, sizeof opt, "op=%s", byp_op_name(o->op));
+    remark(r->rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, rewritten %d (form=%s, %s%s%s; %s; %s)", n, ok,
+           byp_form_name(form), opt, autowhy[0] ? "; " : "", autowhy, why, hdr);
     free(s);
 }
 

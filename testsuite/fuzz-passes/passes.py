@@ -18,4 +18,15 @@ CONFIGS = [
     ("shuffle-checks", "shuffle<max-delta=31;max-shuffles=1000;loops=1;unsigned=1;clamp=1;profit=off>", ""),
     ("regtune-l2", "regtune<level=2;block=128>", ""),
     ("regtune-maxnreg32", "regtune<maxnreg=32>", ""),
+    # bypass: every form, T = 0 (plain bypass-all), 1, 2 (about W/2 of the
+    # launch shapes' 2..4 warps) and all; both deliveries.  Exact: bit for bit.
+    ("bypass-pairs-t0", "bypass<threshold=0>", ""),
+    ("bypass-pairs-t1", "bypass<threshold=1;form=pairs>", ""),
+    ("bypass-pairs-noalloc-t2", "bypass<threshold=2;op=no-allocate>", ""),
+    ("bypass-pairs-cs-t1-global", "bypass<threshold=1;op=cs;delivery=global>", ""),
+    ("bypass-versioning-t1", "bypass<threshold=1;form=versioning>", ""),
+    ("bypass-versioning-t2-global", "bypass<threshold=2;form=versioning;op=no-allocate;delivery=global>", ""),
+    ("bypass-l2policy-t0", "bypass<threshold=0;form=l2policy>", ""),
+    ("bypass-l2policy-t2", "bypass<threshold=2;form=l2policy>", ""),
+    ("bypass-l2policy-all-global", "bypass<threshold=all;form=l2policy;delivery=global>", ""),
 ]

@@ -33,7 +33,7 @@ for k in $kernels; do
     matmul_naive) m=13 nn=41 kk=9
       launch="--grid=$(ceil $nn $bx),$(ceil $m $by) --block=$b --arg=buf:f32:$((m * nn)):zeros --arg=buf:f32:$((m * kk)):random:1 --arg=buf:f32:$((kk * nn)):random:2 --arg=i32:$m --arg=i32:$nn --arg=i32:$kk";;
     matmul_tiled) [ "$b" = 16,8 ] || continue   # the kernel's tile is 16x16: needs blockDim.x 16
-      b=16,16 W=8 nn=37
+      b=16,16 bx=16 by=16 W=8 nn=37
       launch="--grid=3,3 --block=16,16 --arg=buf:f32:$((nn * nn)):zeros --arg=buf:f32:$((nn * nn)):random:31 --arg=buf:f32:$((nn * nn)):random:32 --arg=i32:$nn";;
     gather) width=45 n=$((45 * 7))
       launch="--grid=$(ceil $width $bx),$(ceil 7 $by) --block=$b --arg=buf:f32:$n:zeros --arg=buf:f32:$n:random --arg=buf:i32:$n:random:5:0:$((n - 1)) --arg=buf:f32:16:random:9 --arg=i32:$n --arg=i32:$width";;
