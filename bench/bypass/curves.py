@@ -51,6 +51,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -71,14 +72,18 @@ class Runner:
     def __init__(self, args, wl):
         self.a, self.wl = args, wl
 
-    def rewrite(self, src, out, T, op, form):
+    def rewrite(self, src, out, T, op, form, kernel):
+        """Runs the pass; returns (error, "M of N") from its per-kernel
+        remark "KERNEL: loads N, rewritten M"."""
         passes = "bypass<threshold=%d;op=%s;form=%s;delivery=imm>" % (T, op, form)
         if form == "l2policy":
             passes = "bypass<threshold=%d;form=l2policy;delivery=imm>" % T
-        r = subprocess.run([self.a.ptxopt, "--passes=" + passes, src, "-o", out], capture_output=True, text=True)
+        r = subprocess.run([self.a.ptxopt, "--passes=" + passes, "--remarks", src, "-o", out],
+                           capture_output=True, text=True)
         if r.returncode != 0:
-            return "ptxopt %s: %s" % (passes, r.stderr.strip().splitlines()[-1:] or r.returncode)
-        return None
+            return "ptxopt %s: %s" % (passes, r.stderr.strip().splitlines()[-1:] or r.returncode), None
+        m = re.search(r"\] %s: loads (\d+), rewritten (\d+)" % re.escape(kernel), r.stderr)
+        return None, ("%s of %s" % (m.group(2), m.group(1)) if m else "?")
 
     def emulate(self, ptx, opts, launch, prefix, T):
         counters = prefix + ".json"
@@ -118,10 +123,12 @@ def job_original(runner, name, scratch):
 def job_variant(runner, name, launch, opts, scratch, op, form, T):
     prefix = os.path.join(scratch, "%s.%s.%s.T%d" % (name, op, form, T))
     out = prefix + ".ptx"
-    err = runner.rewrite(launch.ptx(runner.a.srcdir), out, T, op, form)
+    err, rewritten = runner.rewrite(launch.ptx(runner.a.srcdir), out, T, op, form, launch.kernel)
     if err:
         return (name, op, T), None, err
     point, err = runner.emulate(out, opts, launch, prefix, T)
+    if point:
+        point["rewritten"] = rewritten
     return (name, op, T), point, err
 
 
@@ -239,6 +246,7 @@ def main():
                                 (name, op, ",".join(str(T) for T in pts if T not in same)))
             Ts = list(range(W + 1))
             print("  %-16s" % ("op=" + op if a.form != "l2policy" else "form=l2policy") + "".join("%8d" % T for T in Ts))
+            print("  %-16s%s (the pass's remark at T = %d)" % ("loads rewritten", pts[min(1, W)]["rewritten"], min(1, W)))
             print(fmt_row("L1 hit %", [100 * pts[T]["l1_rate"] for T in Ts], "%8.1f"))
             print(fmt_row("caching hit %", [100 * pts[T]["caching_hit_rate"] for T in Ts], "%8.1f"))
             print(fmt_row("L2 sectors", [pts[T]["l2_sectors"] for T in Ts], "%8d"))
