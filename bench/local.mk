@@ -29,5 +29,9 @@ bench-sass: ptxopt$(EXEEXT)
 # static choice, outputs bit-identical for every T (issue 13 item 8)
 bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
-	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir) --ops=cg,no-allocate,cs --jobs=2
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir) --jobs=2 \
+	  --cache=sm_80,l1=48,l2=256,sms=4 --ops=cg,no-allocate,cs
+	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir) --jobs=2 \
+	  --cache=sm_80,l1=16,l2=128,sms=2 --ops=cg
 .PHONY: bench $(BENCH_TARGETS)

@@ -34,10 +34,12 @@ workloads.py) and bypass operator:
     (the summary also counts how often the best of the first three points
     alone is optimal, i.e. the search without its follow-up runs).
 
-The cache geometry is scaled down with the inputs (a few hundred KiB per
-workload, where the thesis ran Rodinia/Parboil/PolyBench data sets of many
-MiB on a 16 or 48 KiB L1): by default --cache=sm_80,l1=16,l2=128,sms=2 and
-the occupancy the model derives for CTAs per SM.  Counts are deterministic
+The cache geometry: the thesis's larger Fermi L1 (48 KiB; it also ran
+16 KiB), with the L2 and the SM count scaled down to the inputs (a few
+hundred KiB to 2 MiB per workload, where the thesis ran data sets of many
+MiB): by default --cache=sm_80,l1=48,l2=256,sms=4, and the occupancy the
+model derives for CTAs per SM (make bench-bypass also runs
+l1=16,l2=128,sms=2 for op=cg).  Counts are deterministic
 (hanoi), so a test can FileCheck them.  With --check the exit status is 1
 when any T's outputs differ from the original's, the original's differ
 from the reference, or a rewrite or a run fails.
@@ -184,7 +186,7 @@ def main():
     ap.add_argument("--srcdir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--ops", default="cg")
     ap.add_argument("--form", default="pairs", choices=["pairs", "versioning", "l2policy"])
-    ap.add_argument("--cache", default="sm_80,l1=16,l2=128,sms=2")
+    ap.add_argument("--cache", default="sm_80,l1=48,l2=256,sms=4")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="")
     ap.add_argument("--check", action="store_true")
@@ -222,7 +224,7 @@ def main():
         if err or bad:
             continue
         W = launch.warps_per_cta()
-        info = "%s: %s, grid %s, block %s, W = %d, %d CTAs per SM" % (
+        info = "%s: %s, grid %s, block %s, W = %d, at most %d CTAs per SM" % (
             name, launch.kernel, "x".join(map(str, launch.grid)), "x".join(map(str, launch.block)), W,
             orig["ctas_per_sm"])
         print("\n" + info)
