@@ -220,6 +220,7 @@ def main():
             results[key] = (point, err)
 
     matches = cases = static_runs = exhaustive_runs = exact_T = identical = variants = three = 0
+    table = []
     for name, launch, opts, orig, err, bad in originals:
         if err or bad:
             continue
@@ -264,12 +265,18 @@ def main():
             exact_T += sT == best
             static_runs += runs
             exhaustive_runs += W + 1
+            table.append((name, op, W, best, sT, runs, shape, hit, 100.0 * (costs[W] - costs[best]) / max(1, costs[W])))
             peak = max(Ts[1:], key=lambda T: (round(pts[T]["caching_hit_rate"], 4), -T))
             print("  optimum T = %d (exhaustive, %d runs; cost %d, cache-all %d, bypass-all %d); caching-warp hit peak at T = %d"
                   % (best, W + 1, costs[best], costs[W], costs[0], peak))
             print("  static  T = %d (%s, %d runs): %s; outputs identical to the original for %d of %d T"
                   % (sT, shape, runs, "optimal" if hit else "NOT optimal (cost %d)" % costs[sT], len(same), len(pts)))
 
+    print("\n%-18s %-12s %3s %8s %9s %5s %-10s %s" % ("workload", "op", "W", "optimum", "static", "runs", "shape",
+                                                     "optimum's saving over cache-all"))
+    for name, op, W, best, sT, runs, shape, hit, gain in table:
+        print("%-18s %-12s %3d %8d %9s %5d %-10s %5.1f %%" % (name, op, W, best, "%d%s" % (sT, "" if hit else " (miss)"),
+                                                        runs, shape, gain))
     print("\nsummary: static choice optimal in %d of %d cases (same T as the exhaustive pick in %d); "
           "%d model runs instead of %d" % (matches, cases, exact_T, static_runs, exhaustive_runs))
     print("the best of cache-all, bypass-all and the midpoint alone is optimal in %d of %d cases" % (three, cases))

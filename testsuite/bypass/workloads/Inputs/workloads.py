@@ -390,7 +390,7 @@ def disk(radius):
     for x in range(2 * radius + 1):
         for y in range(2 * radius + 1):
             if (x - radius) ** 2 + (y - radius) ** 2 <= radius * radius:
-                ones += [x, y]   # objxy[y*2] = dy, objxy[y*2+1] = dx as in Rodinia's strelDisk order
+                ones += [x - radius, y - radius]   # centred offsets, as Rodinia's getneighbors()
     return ones
 
 
