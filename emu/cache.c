@@ -9,8 +9,9 @@
  * Structure.  One sectored L1 per simulated SM and one L2 for all of them
  * (the chip's slices folded into one cache), both set-associative with
  * 128-byte lines of four 32-byte sectors (model/cache.h gives the geometry
- * per target).  Set index = line address modulo the number of sets (no
- * hashing).  A way holds a tag, a valid and a dirty mask of sectors, an
+ * per target).  Set index: a multiplicative hash of the line address
+ * modulo the number of sets (index=mod: the line address itself, for
+ * hand-computed tests).  A way holds a tag, a valid and a dirty mask of sectors, an
  * LRU stamp and an eviction priority; the victim is an empty way, else the
  * way of the lowest priority class (evict_first < normal < evict_last),
  * least recently used within it.  A miss fetches only the missing sectors.
@@ -74,6 +75,7 @@ typedef struct CLine {
 #define NO_TAG UINT64_MAX
 typedef struct CLevel {
     uint32_t nsets, assoc;
+    bool hashed;                /* set = hash(line) mod sets, else line mod sets */
     uint64_t *tag;              /* line address (byte address >> line shift), nsets * assoc */
     CLine *way;                 /* nsets * assoc */
     uint32_t *mru;              /* nsets */
@@ -95,9 +97,20 @@ struct CacheSim {
 
 /* ------------------------------------------------------------- levels */
 
+/* The set of line la.  Hashed (the default, index=hash): a
+ * multiplicative hash spreads power-of-two strides over the sets as the
+ * hardware's (unpublished) hashing does; with index=mod a row stride of a
+ * multiple of sets x 128 bytes would put every row of a warp in one set.
+ * index=mod is for hand-computed tests. */
+static inline uint32_t set_of(const CLevel *L, uint64_t la)
+{
+    uint64_t h = L->hashed ? (la * 0x9e3779b97f4a7c15ull) >> 32 : la;
+    return (uint32_t)(h % L->nsets);
+}
+
 static CLine *find(CLevel *L, uint64_t la)
 {
-    uint32_t set = (uint32_t)(la % L->nsets);
+    uint32_t set = set_of(L, la);
     size_t base = (size_t)set * L->assoc;
     const uint64_t *t = &L->tag[base];
     uint32_t k = L->mru[set];
@@ -111,7 +124,7 @@ static CLine *find(CLevel *L, uint64_t la)
 /* The way to fill with line la (its tag is set here). */
 static CLine *victim(CLevel *L, uint64_t la)
 {
-    uint32_t set = (uint32_t)(la % L->nsets);
+    uint32_t set = set_of(L, la);
     size_t base = (size_t)set * L->assoc;
     CLine *s = &L->way[base];
     uint32_t best = 0;
@@ -258,10 +271,7 @@ void cache_access(Exec *x, const EInst *I, uint32_t em, const uint64_t *addr, ui
     for (int i = 0; i < n;) {
         uint64_t la = sec[i] >> lsh;
         uint32_t m = 0;
-        for (; i < n && (sec[i] >> lsh) == la; i++) {
-            if (i > 0 && sec[i] == sec[i - 1]) continue;
-            m |= 1u << (sec[i] & (S->spl - 1));
-        }
+        for (; i < n && (sec[i] >> lsh) == la; i++) m |= 1u << (sec[i] & (S->spl - 1));   /* duplicates fold */
         c.sectors += pop(m);
         int q2 = (I->cl2 & CL2_HINT) ? hint_pri(pol, la, p2) : p2;
         if (kind == EMU_CACHE_LOAD) {
@@ -322,8 +332,9 @@ static bool fail(Machine *M, const char *fmt, ...)
     return false;
 }
 
-static bool level_init(CLevel *L, uint64_t bytes, uint32_t line, uint32_t assoc)
+static bool level_init(CLevel *L, uint64_t bytes, uint32_t line, uint32_t assoc, bool hashed)
 {
+    L->hashed = hashed;
     uint64_t lines = bytes / line;
     if (!assoc || lines < assoc || lines % assoc) return false;
     L->assoc = assoc;
@@ -404,7 +415,7 @@ bool cache_setup(Machine *M)
     S->load = calloc(S->sms, sizeof(uint32_t));
     if (!S->l1 || !S->load) return fail(M, "out of memory");
     for (uint32_t k = 0; k < S->sms; k++)
-        if (!level_init(&S->l1[k], (uint64_t)l1, R->line_bytes, assoc))
+        if (!level_init(&S->l1[k], (uint64_t)l1, R->line_bytes, assoc, !cf->index_mod))
             return fail(M, "an L1 of %lld bytes is not a whole number of sets of %u ways of %u-byte lines", l1, assoc, R->line_bytes);
     R->l1_bytes = (uint64_t)l1;
     R->l1_assoc = assoc;
@@ -412,11 +423,12 @@ bool cache_setup(Machine *M)
 
     long long l2 = cf->l2_kb > 0 ? (long long)cf->l2_kb * 1024 : cache_l2_share_bytes(g, (int)S->sms);
     uint32_t l2a = cf->l2_assoc > 0 ? (uint32_t)cf->l2_assoc : (uint32_t)g->l2_assoc;
-    if (!level_init(&S->l2, (uint64_t)l2, R->line_bytes, l2a))
+    if (!level_init(&S->l2, (uint64_t)l2, R->line_bytes, l2a, !cf->index_mod))
         return fail(M, "an L2 of %lld bytes is not a whole number of sets of %u ways of %u-byte lines", l2, l2a, R->line_bytes);
     R->l2_bytes = (uint64_t)l2;
     R->l2_assoc = l2a;
     R->l2_sets = S->l2.nsets;
+    R->index_mod = cf->index_mod;
 
     /* one site per global (or generic) memory instruction */
     S->site_of_pc = malloc(sizeof(int32_t) * (P->ncode + 1));

@@ -46,11 +46,19 @@ bool emu_cache_parse(const char *spec, EmuCacheConfig *c, char *err, size_t errl
         const char *eq = memchr(p, '=', len);
         if (!eq) { snprintf(err, errlen, "'%.*s' is not key=value", (int)len, p); return false; }
         size_t klen = (size_t)(eq - p);
+        if (klen == 5 && strncmp(p, "index", 5) == 0) {
+            size_t vlen = len - 6;
+            if (vlen == 4 && strncmp(eq + 1, "hash", 4) == 0) c->index_mod = false;
+            else if (vlen == 3 && strncmp(eq + 1, "mod", 3) == 0) c->index_mod = true;
+            else { snprintf(err, errlen, "bad value '%.*s' for index (hash or mod)", (int)vlen, eq + 1); return false; }
+            p = end;
+            continue;
+        }
         const Key *key = NULL;
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             if (strlen(keys[k].name) == klen && strncmp(keys[k].name, p, klen) == 0) key = &keys[k];
         if (!key) {
-            snprintf(err, errlen, "unknown key '%.*s' (l1, carveout, l2, assoc, l2-assoc, sms, ctas-per-sm, partition)", (int)klen, p);
+            snprintf(err, errlen, "unknown key '%.*s' (l1, carveout, l2, assoc, l2-assoc, sms, ctas-per-sm, partition, index)", (int)klen, p);
             return false;
         }
         char num[32];

@@ -57,6 +57,7 @@ void emu_cache_report_json(FILE *out, const EmuCacheReport *c, int indent)
     fprintf(out, "%*s\"l1\": {\"bytes\": %" PRIu64 ", \"sets\": %u, \"assoc\": %u, \"carveout_kb\": %d},\n", in + 2, "", c->l1_bytes,
             c->l1_sets, c->l1_assoc, c->carveout_kb);
     fprintf(out, "%*s\"l2\": {\"bytes\": %" PRIu64 ", \"sets\": %u, \"assoc\": %u},\n", in + 2, "", c->l2_bytes, c->l2_sets, c->l2_assoc);
+    fprintf(out, "%*s\"index\": \"%s\",\n", in + 2, "", c->index_mod ? "mod" : "hash");
     fprintf(out, "%*s\"sms\": %u, \"ctas_per_sm\": %u, \"warps_per_cta\": %u, \"partition\": ", in + 2, "", c->sms, c->ctas_per_sm,
             c->warps_per_cta);
     if (c->partition >= 0) fprintf(out, "%d,\n", c->partition);
@@ -111,8 +112,9 @@ static void header(FILE *out, const char *what)
 void emu_cache_report_text(FILE *out, const EmuCacheReport *c)
 {
     fprintf(out, "cache model %s (defaults from %s) -- a model, not the hardware (see ptxopt-emu(1))\n", c->arch, c->gpu);
-    fprintf(out, "  L1 %" PRIu64 " B per SM (%u sets x %u ways, carve-out %d KiB), L2 %" PRIu64 " B (%u sets x %u ways), lines %u B, sectors %u B\n",
-            c->l1_bytes, c->l1_sets, c->l1_assoc, c->carveout_kb, c->l2_bytes, c->l2_sets, c->l2_assoc, c->line_bytes, c->sector_bytes);
+    fprintf(out, "  L1 %" PRIu64 " B per SM (%u sets x %u ways, carve-out %d KiB), L2 %" PRIu64 " B (%u sets x %u ways), lines %u B, sectors %u B, %s sets\n",
+            c->l1_bytes, c->l1_sets, c->l1_assoc, c->carveout_kb, c->l2_bytes, c->l2_sets, c->l2_assoc, c->line_bytes, c->sector_bytes,
+            c->index_mod ? "modulo" : "hashed");
     fprintf(out, "  %u SM%s, %u CTA%s per SM, %u warp%s per CTA", c->sms, c->sms == 1 ? "" : "s", c->ctas_per_sm, c->ctas_per_sm == 1 ? "" : "s",
             c->warps_per_cta, c->warps_per_cta == 1 ? "" : "s");
     if (c->partition >= 0) fprintf(out, ", partition: warps < %d caching, the others bypassing\n", c->partition);

@@ -185,10 +185,11 @@ typedef struct EmuCacheConfig {
     int sms;               /* SMs simulated (CTAs round-robin); -1: 1 */
     int ctas_per_sm;       /* resident CTAs per SM; -1: the occupancy count (threads, CTAs, shared memory) */
     int partition;         /* warps with CTA-local index < T are "caching"; -1: all are */
+    bool index_mod;        /* set = line address mod sets (index=mod); default: a hash of it */
 } EmuCacheConfig;
 
 /* Parses "ARCH[,key=value...]" (keys l1, carveout, l2, assoc, l2-assoc,
- * sms, ctas-per-sm, partition).  On error writes why to err. */
+ * sms, ctas-per-sm, partition, index=hash|mod).  On error writes why to err. */
 bool emu_cache_parse(const char *spec, EmuCacheConfig *c, char *err, size_t errlen);
 
 /* Counts, in 32-byte sectors except requests (one per warp instruction). */
@@ -215,6 +216,7 @@ typedef struct EmuCacheReport {
     uint32_t line_bytes, sector_bytes;
     uint64_t l1_bytes, l2_bytes;
     uint32_t l1_sets, l1_assoc, l2_sets, l2_assoc;
+    bool index_mod;        /* sets indexed by line address mod sets, not hashed */
     int carveout_kb;
     uint32_t sms, ctas_per_sm, warps_per_cta;
     int partition;         /* T, or -1 (every warp caching) */
