@@ -376,7 +376,23 @@ static void measure_all(Tuner *t, const TuneResume *resume, const char *report)
         todo[m++] = todo[i];
     }
     write_partial_report(&mp); /* the plan, before the first command runs */
-    tune_measure_all(&ms, todo, m, variant_measured, &mp);
+    /* rounds: every variant at once, except where a bypass dimension's
+     * search (tune_bypass.c) picks the next points from the times so far */
+    char *tried = calloc((size_t)t->run.nvariants + 1, 1);
+    Variant **batch = calloc((size_t)t->run.nvariants + 1, sizeof *batch);
+    if (!tried || !batch) fatal_oom();
+    for (int i = 0; i < t->run.nvariants; i++) tried[i] = 1;
+    for (int i = 0; i < m; i++) tried[todo[i]->id] = 0;
+    tune_bypass_flat_pct = t->cfg->min_gain > 1.0 ? t->cfg->min_gain : 1.0;
+    int nb;
+    while ((nb = tune_search_next(t->run.variants, t->run.nvariants, tried, batch, t->cfg->quiet ? NULL : stderr)) > 0) {
+        for (int i = 0; i < nb; i++) tried[batch[i]->id] = 1;
+        mp.todo = mp.done + nb;
+        tune_measure_all(&ms, batch, nb, variant_measured, &mp);
+    }
+    for (int i = 0; i < m; i++)
+        if (!todo[i]->measured && !tried[todo[i]->id]) todo[i]->skipped = true;
+    free(tried), free(batch);
     free(todo);
 }
 

@@ -37,7 +37,7 @@
 #include "sass/sass.h"
 
 #define TUNE_MAX_DIMS 8
-#define TUNE_MAX_VALUES 64
+#define TUNE_MAX_VALUES 256
 #define TUNE_MAX_JOBS 1024          /* --jobs; no more than driver/cleanup.h tracks at once */
 
 typedef struct TuneKernel TuneKernel;
@@ -91,6 +91,7 @@ typedef struct Variant {
     bool measured;
     bool resumed;                /* the times come from --resume's report */
     bool best;
+    bool skipped;                /* the bypass search did not need it (not measured) */
 } Variant;
 
 struct TuneKernel {
@@ -178,6 +179,22 @@ char *tune_pipeline(const TuneKernel *k, char *const value[]);
 long tune_space_size(const TuneKernel *k);
 /* The i-th combination (0-based, last dimension fastest) into value[]. */
 void tune_space_at(const TuneKernel *k, long i, char *value[]);
+
+/* ---------------------------------------------------------- tune_bypass */
+
+/* --dim=bypass[:FORMS[:OPS]]: the bypass pass's thresholds 0..W-1 per
+ * kernel for each form and operator (values "threshold=T;form=F;op=O");
+ * false after writing why to err.  One per run. */
+bool tune_bypass_dim(const char *spec, TuneDim *d, char *err, size_t errsz);
+bool tune_is_bypass_dim(const TuneDim *d);
+/* The early-exit search (tune_bypass.c): the variants to measure next,
+ * given those tried so far (tried[id]); every untried variant of a kernel
+ * without a bypass dimension, the search's next points on each curve of
+ * one with it.  0: done.  Verdicts per curve go to log (NULL: quiet). */
+int tune_search_next(Variant *vs, int nv, const char *tried, Variant **out, FILE *log);
+/* A curve is flat when every point is within this percentage of the
+ * baseline (ptxopt-tune sets it to max(1, --min-gain)). */
+extern double tune_bypass_flat_pct;
 
 /* Register caps worth trying for k (the critical points in its range, or
  * the universal set when its block size is unknown); returns the count. */

@@ -50,6 +50,11 @@ static void usage(FILE *out)
           "      --dim=NAME:FRAGMENT:V1,V2,...\n"
           "                          add a dimension: FRAGMENT is a ptxopt pipeline with\n"
           "                          %v for the value and %k for the kernel's name\n"
+          "      --dim=bypass[:FORMS[:OPS]]\n"
+          "                          the bypass pass's threshold T = 0..W-1 for each form\n"
+          "                          (pairs,versioning,l2policy) and operator\n"
+          "                          (cg,no-allocate,cs); measured with an early-exit\n"
+          "                          search: cache-all, bypass-all and W/2 first\n"
           "      --no-regs           no register-cap dimension (only --dim ones)\n"
           "      --sass              disassemble every variant (nvdisasm): its SASS\n"
           "                          classes become columns, and the cost model ranks\n"
@@ -152,8 +157,12 @@ void tune_parse_args(int argc, char **argv, Config *c)
         case OPT_REPORT: c->report = optarg; break;
         case OPT_DIM:
             if (c->ndims == TUNE_MAX_DIMS - 1) usage_error("too many --dim options%s", "");
-            if (!tune_parse_dim(optarg, &c->dims[c->ndims], err, sizeof err) ||
-                !tune_check_dim(&c->dims[c->ndims], err, sizeof err))
+            if (strncmp(optarg, "bypass", 6) == 0 && (optarg[6] == 0 || (optarg[6] == ':' && !strchr(optarg, '<')))) {
+                for (int i = 0; i < c->ndims; i++)
+                    if (tune_is_bypass_dim(&c->dims[i])) usage_error("one --dim=bypass at a time%s", "");
+                if (!tune_bypass_dim(optarg, &c->dims[c->ndims], err, sizeof err)) usage_error("%s", err);
+            } else if (!tune_parse_dim(optarg, &c->dims[c->ndims], err, sizeof err) ||
+                       !tune_check_dim(&c->dims[c->ndims], err, sizeof err))
                 usage_error("%s", err);
             c->ndims++;
             break;

@@ -26,7 +26,7 @@
 static const char *status_name(const TuneRun *r, const Variant *v)
 {
     switch (v->status) {
-    case V_OK: return v->best ? "best" : r->measured && !v->measured ? "pending" : "ok";
+    case V_OK: return v->best ? "best" : v->skipped ? "skipped" : r->measured && !v->measured ? "pending" : "ok";
     case V_DUPLICATE: return "dup";
     case V_BUILD_FAILED: return "build-failed";
     case V_MEASURE_FAILED: return "measure-failed";

@@ -22,6 +22,7 @@
  *   delivery=global  T read at entry from the module variable
  *                 `.global .align 4 .u32 __ptxopt_bypass_threshold = T;`,
  *                 which a harness may overwrite (one compile serves every T)
+ *   kernel=NAME   only this function (the others are left as they are)
  * Details and reasoning: ptxopt-passes(7), section "bypass". */
 #ifndef PTXOPT_BYPASS_H
 #define PTXOPT_BYPASS_H

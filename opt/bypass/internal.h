@@ -44,6 +44,7 @@ typedef struct Options {
     BypassOp op;
     BypassForm form;
     Delivery delivery;
+    const char *kernel;  /* kernel=NAME: only this function; NULL: all */
 } Options;
 
 extern const char *const byp_keys[];

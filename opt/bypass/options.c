@@ -6,14 +6,15 @@
  *   op=cg|no-allocate|cs          the bypass half's operator (default cg)
  *   form=pairs|versioning|l2policy|auto                (default pairs)
  *   delivery=imm|global           T as an immediate, or read from the
- *                                 module variable __ptxopt_bypass_threshold */
+ *                                 module variable __ptxopt_bypass_threshold
+ *   kernel=NAME                   only this function (ptxopt-tune's %k) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opt/bypass/internal.h"
 
-const char *const byp_keys[] = { "threshold", "op", "form", "delivery", NULL };
+const char *const byp_keys[] = { "threshold", "op", "form", "delivery", "kernel", NULL };
 
 static const char *const op_names[] = { "cg", "no-allocate", "cs" };
 static const char *const form_names[] = { "pairs", "versioning", "l2policy", "auto" };
@@ -69,6 +70,7 @@ bool byp_read_options(const PassInvocation *inv, Options *o, char *err, size_t e
     o->op = (BypassOp)op;
     o->form = (BypassForm)form;
     o->delivery = (Delivery)deliv;
+    o->kernel = pass_arg(inv, "kernel");
     if (o->form == FORM_L2POLICY && pass_arg(inv, "op")) {
         snprintf(err, errsz, "op=%s has no meaning with form=l2policy (it keeps the L1 operator and picks an L2 policy)",
                  pass_arg(inv, "op"));

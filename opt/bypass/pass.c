@@ -87,7 +87,6 @@ static void run_function(const Run *r, Function *fn)
     Plan plan = byp_plan(o, &sh, &T, why, sizeof why);
     BypassForm form = o->form;
     char autowhy[128] = "";
-    if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     const char *refused = plan == PLAN_NONE ? NULL : byp_form_refused(fn, o, form, r->sm, r->ptx);
     if (!refused && plan != PLAN_NONE && o->delivery == DELIV_GLOBAL && !r->tsym)
         refused = "delivery=global: the module already declares " BYP_THRESHOLD_SYM " (an earlier run of the pass?); "
@@ -99,6 +98,7 @@ static void run_function(const Run *r, Function *fn)
         return;
     }
     byp_check_sites(fn, s, n, o, form, r->sm, r->ptx);
+    if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     int ok = count_eligible(s, n);
     remark_skipped(r, fn, s, n);
     if (plan == PLAN_NONE || !ok) {
@@ -154,12 +154,14 @@ static int bypass_run(Module *m, const PassInvocation *inv, PassContext *ctx)
               .rm = ctx->remarks };
     if (o.has_threshold && o.delivery == DELIV_GLOBAL) {
         bool any = false;
-        for (uint32_t i = 0; i < m->nfuncs; i++) any |= m->funcs[i]->has_body && !m->funcs[i]->opaque;
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            any |= m->funcs[i]->has_body && !m->funcs[i]->opaque && (!o.kernel || str_eqc(m->funcs[i]->name, o.kernel));
         if (any && byp_declare_threshold(m, o.all ? BYP_MAX_WARPS : o.threshold)) r.tsym = BYP_THRESHOLD_SYM;
     }
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         Function *fn = m->funcs[i];
         if (!fn->has_body) continue;
+        if (o.kernel && !str_eqc(fn->name, o.kernel)) continue;
         if (fn->opaque) {
             guard_remark_opaque(ctx->remarks, PASS, fn);
             continue;

@@ -48,12 +48,27 @@ Plan byp_plan(const Options *o, const Shape *sh, long *T, char *why, size_t cap)
     return PLAN_PARTITION;
 }
 
+/* form=auto: the §3.3 measurements (ptxas 13.0, sm_75..sm_90) are the
+ * rule.  Pairs make ptxas stop unrolling the loops they sit in (gesummv:
+ * 87 -> 30 LDG; the corpus matmul: 58 -> 20, testsuite/bypass/sass.test)
+ * but cost nothing outside loops; versioning keeps the schedule of every
+ * loop at twice the code.  So: versioning when a rewritten load is in a
+ * loop and the body is small enough to copy (at most AUTO_MAX_INSTRS
+ * instructions: the instruction cache, the thesis's worry about the copy),
+ * pairs otherwise.  l2policy is never chosen: it steers another cache. */
+#define AUTO_MAX_INSTRS 2000
+
 BypassForm byp_auto_form(Function *fn, const Site *s, int n, int sm, char *why, size_t cap)
 {
-    (void)fn, (void)sm;
+    (void)sm;
     int loops = 0;
     for (int i = 0; i < n; i++)
         if (!s[i].skip && s[i].in_loop) loops++;
-    snprintf(why, cap, "form=auto: pairs (%d rewritten load%s in loops)", loops, loops == 1 ? "" : "s");
+    uint32_t ninstr = cfg_get(fn)->ninstr;
+    if (loops && ninstr <= AUTO_MAX_INSTRS) {
+        snprintf(why, cap, "auto: %d rewritten load%s in loops, %u instructions to copy", loops, loops == 1 ? "" : "s", ninstr);
+        return FORM_VERSIONING;
+    }
+    snprintf(why, cap, "auto: %s", loops ? "body too large to copy" : "no rewritten load in a loop");
     return FORM_PAIRS;
 }
