@@ -26,12 +26,13 @@ bench-sass: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 # bypass pass: L1 hit rate, L2 and DRAM sectors against the threshold T on
 # the thesis's workloads in the emulator's cache model, the optimum T, the
-# static choice, outputs bit-identical for every T (issue 13 item 8)
-bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
+# static choice (ptxopt-tune --dim=bypass on the model), outputs
+# bit-identical for every T (issue 13 item 8)
+bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
-	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir) --jobs=2 \
-	  --cache=sm_80,l1=48,l2=256,sms=4 --ops=cg,no-allocate,cs
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
+	  --srcdir=$(abs_top_srcdir) --jobs=2 --cache=sm_80,l1=48,l2=256,sms=4 --ops=cg,no-allocate,cs
 	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
-	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --srcdir=$(abs_top_srcdir) --jobs=2 \
-	  --cache=sm_80,l1=16,l2=128,sms=2 --ops=cg
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
+	  --srcdir=$(abs_top_srcdir) --jobs=2 --cache=sm_80,l1=16,l2=128,sms=2 --ops=cg
 .PHONY: bench $(BENCH_TARGETS)

@@ -6,7 +6,7 @@ CTA; T = W is cache-all, the untransformed kernel; T = 0 bypass-all), the
 model's optimum T (exhaustive), the T a static search on the model picks,
 and whether every T computes bit for bit what the original computes.
 
-    curves.py --ptxopt=P --emu=E [--srcdir=DIR] [--ops=cg[,no-allocate,cs]]
+    curves.py --ptxopt=P --emu=E [--tune=T] [--srcdir=DIR] [--ops=cg[,no-allocate,cs]]
               [--form=pairs|versioning|l2policy] [--cache=KEYS] [--jobs=2]
               [--only=NAME,...] [--check] [--scratch=DIR]
 
@@ -23,16 +23,21 @@ workloads.py) and bypass operator:
     + 3 x DRAM sectors read (an A100 moves about 3x more bytes per second
     out of its L2 than out of HBM; the weight only matters when DRAM
     sectors change with T).  The exhaustive optimum is the T of least
-    cost; ties (within 0.5 %) go to T = W, then T = 0 (plain code, no
-    header), then the larger T;
- 4. the static choice is the early-exit search of the research note
-    (seed-002 §3.3) on the same model: cost of cache-all, bypass-all and
-    the midpoint first; all three within 0.5 %: keep the kernel (T = W);
-    monotone: the better end; midpoint below both ends: a ternary search
-    for the bottom of the bowl; otherwise every T.  It reports how many of
-    the W + 1 model runs it needed and whether its T has the optimum's cost
-    (the summary also counts how often the best of the first three points
-    alone is optimal, i.e. the search without its follow-up runs).
+    cost; ties (within 1 %, the tuner's flat tolerance) go to T = W, then
+    T = 0 (plain code, no header), then the larger T;
+ 4. the static choice (no GPU) is ptxopt-tune's: with --tune, `ptxopt-tune
+    --no-regs --dim=bypass:FORM:OP --block=THREADS -k KERNEL` on the
+    original, whose --measure command is this script in --lookup mode: it
+    prints the cost step 3 measured for the variant's T, so the tuner's
+    early-exit search (ptxopt-tune(1), BYPASS; research seed-002 §3.3:
+    cache-all, bypass-all and W/2 first, flat or monotone stops, a bowl is
+    bracketed, irregular is measured whole) runs on the model without
+    running the emulator again.  The tuner builds its variants with ptxas;
+    without --tune, or when no ptxas is found, the bench's own copy of that
+    search (static_search) stands in and the header says so.  The report
+    gives the runs the search needed and whether its T has the optimum's
+    cost (the summary also counts how often the best of the first three
+    points alone is optimal, i.e. the search without its follow-up runs).
 
 The cache geometry: the thesis's larger Fermi L1 (48 KiB; it also ran
 16 KiB), with the L2 and the SM count scaled down to the inputs (a few
@@ -54,6 +59,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,7 +67,7 @@ import tempfile
 sys.dont_write_bytecode = True
 
 DRAM_WEIGHT = 3
-TIE = 0.005
+TIE = 0.01
 
 
 def load_workloads(srcdir):
@@ -134,6 +140,44 @@ def job_variant(runner, name, launch, opts, scratch, op, form, T):
     return (name, op, T), point, err
 
 
+def lookup():
+    """--lookup=FILE: the ptxopt-tune --measure command.  Prints the cost
+    the sweep measured for the variant's T (PTXOPT_VARIANT_BYPASS
+    "threshold=T;...", none for the baseline, T = W)."""
+    costs = json.load(open(sys.argv[1].split("=", 1)[1]))
+    m = re.search(r"threshold=(\d+)", os.environ.get("PTXOPT_VARIANT_BYPASS") or "")
+    print(costs[m.group(1) if m else "W"])
+    return 0
+
+
+def job_tune(runner, name, launch, scratch, op, form, costs):
+    """ptxopt-tune --dim=bypass on the kernel, measuring with the sweep's
+    costs (lookup): its early-exit search picks T.  Returns (T, runs,
+    verdict) or an error string."""
+    base = os.path.join(scratch, "%s.%s.%s.tune" % (name, op, form))
+    W = launch.warps_per_cta()
+    table = {str(T): c for T, c in costs.items()}
+    table["W"] = costs[W]
+    with open(base + ".costs.json", "w") as f:
+        json.dump(table, f)
+    dim = "bypass:l2policy" if form == "l2policy" else "bypass:%s:%s" % (form, op)
+    threads = launch.block[0] * launch.block[1] * launch.block[2]
+    measure = "%s %s --lookup=%s" % (sys.executable, os.path.abspath(__file__), base + ".costs.json")
+    cmd = [runner.a.tune, "--no-regs", "--dim=" + dim, "--block=%d" % threads, "-k", launch.kernel, "--arch=sm_80",
+           "--measure=" + measure, "--report=" + base + ".json", "--workdir=" + base + ".d",
+           launch.ptx(runner.a.srcdir)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, "ptxopt-tune: %s" % (r.stderr.strip().splitlines()[-1:] or r.returncode)
+    k = json.load(open(base + ".json"))["kernels"][0]
+    best = k["variants"][k["best"]]
+    v = best["values"].get("bypass")
+    T = int(re.search(r"threshold=(\d+)", v).group(1)) if v else W
+    runs = sum(1 for x in k["variants"] if x.get("times") and not x.get("duplicate_of"))
+    verdict = re.search(r"search %s, bypass=\S+: (\w+)" % re.escape(launch.kernel), r.stderr)
+    return (T, runs, verdict.group(1) if verdict else "?"), None
+
+
 def exhaustive(costs, W):
     best = min(costs.values())
     good = [T for T in costs if costs[T] <= best * (1 + TIE)]
@@ -141,9 +185,17 @@ def exhaustive(costs, W):
     return order[0], good
 
 
+def find_ptxas():
+    for p in (os.environ.get("PTXAS"), shutil.which("ptxas"), "/usr/local/cuda/bin/ptxas"):
+        if p and os.access(p, os.X_OK):
+            return p
+    return None
+
+
 def static_search(cost_of, W):
-    """The early-exit search of seed-002 §3.3 over T = 0..W; cost_of(T)
-    runs the model.  Returns (T, runs, shape)."""
+    """The bench's copy of ptxopt-tune's early-exit search over T = 0..W
+    (for machines without ptxas); cost_of(T) looks the model's cost up.
+    Returns (T, runs, shape)."""
     seen = {}
 
     def c(T):
@@ -191,8 +243,13 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--scratch")
+    ap.add_argument("--tune", help="ptxopt-tune (the static choice: --dim=bypass's search); "
+                    "without it the bench's own copy of that search")
     a = ap.parse_args()
     a.srcdir = os.path.abspath(a.srcdir)
+    no_ptxas = a.tune and not find_ptxas()
+    if no_ptxas:
+        a.tune = None
     wl = load_workloads(a.srcdir)
     names = [n for n in wl.WORKLOADS if not a.only or n in a.only.split(",")]
     ops = ["l2policy"] if a.form == "l2policy" else a.ops.split(",")
@@ -202,6 +259,9 @@ def main():
     failures = []
 
     print("bypass curves in the cache model: --cache=%s, --policy=hanoi, form=%s, delivery=imm" % (a.cache, a.form))
+    print("(static choice: %s)" % ("ptxopt-tune --dim=bypass, measuring with the model" if a.tune else
+                                   "the bench's copy of ptxopt-tune's early-exit search" +
+                                   (": ptxopt-tune needs ptxas, none found" if no_ptxas else "")))
     print("(a model, not the hardware: L1 hit % = L1 hits / all load sectors; L2 = sectors the L2 serves;")
     print(" DRAM = sectors read; cost = L2 + %d x DRAM; T = caching warps per CTA, W = cache-all)" % DRAM_WEIGHT)
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
@@ -218,6 +278,20 @@ def main():
         for f in futs:
             key, point, err = f.result()
             results[key] = (point, err)
+        tuned = {}
+        if a.tune:
+            tfuts = {}
+            for name, launch, opts, point, err, bad in originals:
+                if err or bad:
+                    continue
+                W = launch.warps_per_cta()
+                for op in ops:
+                    pts = [results[(name, op, T)][0] for T in range(W + 1)]
+                    if all(pts):
+                        costs = {T: pts[T]["cost"] for T in range(W + 1)}
+                        tfuts[(name, op)] = pool.submit(job_tune, runner, name, launch, scratch, op, a.form, costs)
+            for key, f in tfuts.items():
+                tuned[key] = f.result()
 
     matches = cases = static_runs = exhaustive_runs = exact_T = identical = variants = three = 0
     table = []
@@ -256,7 +330,15 @@ def main():
             print(fmt_row("DRAM sectors", [pts[T]["dram"] for T in Ts], "%8d"))
             costs = {T: pts[T]["cost"] for T in Ts}
             best, good = exhaustive(costs, W)
-            sT, runs, shape = static_search(lambda T: costs[T], W)
+            if a.tune:
+                choice, terr = tuned[(name, op)]
+                if terr:
+                    failures.append("%s op=%s: %s" % (name, op, terr))
+                    print("  static: %s" % terr)
+                    continue
+                sT, runs, shape = choice
+            else:
+                sT, runs, shape = static_search(lambda T: costs[T], W)
             hit = sT in good
             # the three first points alone (no ternary or exhaustive follow-up)
             three += min((W, 0, W // 2), key=lambda T: costs[T]) in good
@@ -269,8 +351,9 @@ def main():
             peak = max(Ts[1:], key=lambda T: (round(pts[T]["caching_hit_rate"], 4), -T))
             print("  optimum T = %d (exhaustive, %d runs; cost %d, cache-all %d, bypass-all %d); caching-warp hit peak at T = %d"
                   % (best, W + 1, costs[best], costs[W], costs[0], peak))
-            print("  static  T = %d (%s, %d runs): %s; outputs identical to the original for %d of %d T"
-                  % (sT, shape, runs, "optimal" if hit else "NOT optimal (cost %d)" % costs[sT], len(same), len(pts)))
+            print("  static  T = %d (%s%s, %d runs): %s; outputs identical to the original for %d of %d T"
+                  % (sT, "ptxopt-tune: " if a.tune else "", shape, runs,
+                     "optimal" if hit else "NOT optimal (cost %d)" % costs[sT], len(same), len(pts)))
 
     print("\n%-18s %-12s %3s %8s %9s %5s %-10s %s" % ("workload", "op", "W", "optimum", "static", "runs", "shape",
                                                      "optimum's saving over cache-all"))
@@ -289,4 +372,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(lookup() if len(sys.argv) == 2 and sys.argv[1].startswith("--lookup=") else main())
