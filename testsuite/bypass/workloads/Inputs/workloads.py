@@ -602,9 +602,7 @@ def wl_spmv():
 
 # ---------------------------------------------------------------- PolyBench/GPU
 
-# not a power of two: the cache model indexes L1 sets without hashing, and a
-# power-of-two row stride would put every row a warp reads into one set
-PB_N = 544
+PB_N = 512
 
 
 def matvec(a, x, rows, cols, trans=False, init=None):
