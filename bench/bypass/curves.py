@@ -32,7 +32,9 @@ workloads.py) and bypass operator:
     early-exit search (ptxopt-tune(1), BYPASS; research seed-002 §3.3:
     cache-all, bypass-all and W/2 first, flat or monotone stops, a bowl is
     bracketed, irregular is measured whole) runs on the model without
-    running the emulator again.  The tuner builds its variants with ptxas;
+    running the emulator again (the tuner's variants rewrite only KERNEL,
+    the sweep's every kernel of the file; the emulated kernel's code is
+    the same).  The tuner builds its variants with ptxas;
     without --tune, or when no ptxas is found, the bench's own copy of that
     search (static_search) stands in and the header says so.  The report
     gives the runs the search needed and whether its T has the optimum's
