@@ -74,7 +74,7 @@ Site *byp_find_sites(Function *fn, int *n);
 /* ------------------------------------------------------------ legality */
 
 /* Sets skip on every site that must be left alone for `form`/`op`. */
-void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form, int sm, int ptx_version);
+void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form);
 /* Why a whole function cannot take `form` (NULL: it can). */
 const char *byp_form_refused(Function *fn, const Options *o, BypassForm form, int sm, int ptx_version);
 

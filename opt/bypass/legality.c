@@ -56,9 +56,8 @@ static const char *ordered(const Instr *in)
     return NULL;
 }
 
-void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form, int sm, int ptx_version)
+void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form)
 {
-    (void)sm, (void)ptx_version;
     for (int i = 0; i < n; i++) {
         Site *x = &s[i];
         const Instr *in = &x->st->u.instr;

@@ -53,24 +53,38 @@ static void remark_skipped(const Run *r, Function *fn, const Site *s, int n)
             remark(r->rm, PASS, fn, s[i].st, REMARK_MISSED, "%s%s%s", s[i].skip, s[i].detail[0] ? " " : "", s[i].detail);
 }
 
-/* The applied remarks, before the rewrite changes the text. */
-static void remark_applied(const Run *r, Function *fn, const Site *s, int n, BypassForm form, Plan plan)
+/* A rewritten load's texts, taken before the rewrite changes them. */
+typedef struct Texts {
+    Str orig;
+    const char *bypass, *hint;
+} Texts;
+
+static Texts *take_texts(const Run *r, Function *fn, const Site *s, int n)
 {
-    Module *m = fn->mod;
+    Texts *t = calloc((size_t)n + 1, sizeof *t);
+    for (int i = 0; i < n; i++)
+        if (!s[i].skip) {
+            const Instr *in = &s[i].st->u.instr;
+            t[i] = (Texts){ in->full, byp_bypass_full(fn->mod, in, r->o->op), byp_hint_full(fn->mod, in) };
+        }
+    return t;
+}
+
+/* The applied remarks, with the form the function finally got. */
+static void remark_applied(const Run *r, Function *fn, const Site *s, const Texts *t, int n, BypassForm form, Plan plan)
+{
     for (int i = 0; i < n; i++) {
         if (s[i].skip) continue;
-        const Instr *in = &s[i].st->u.instr;
-        Str orig = in->full;
+        Str orig = t[i].orig;
         if (form == FORM_L2POLICY)
             remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: %s with a per-warp L2 policy (%s)",
-                   plan == PLAN_ALL_BYPASS ? "T = 0" : "l2policy", byp_hint_full(m, in),
+                   plan == PLAN_ALL_BYPASS ? "T = 0" : "l2policy", t[i].hint,
                    plan == PLAN_ALL_BYPASS ? "evict_first in every warp" : "evict_last in caching warps, evict_first in the others");
         else if (plan == PLAN_ALL_BYPASS)
-            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "T = 0: %.*s becomes %s", (int)orig.len, orig.p,
-                   byp_bypass_full(m, in, r->o->op));
+            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "T = 0: %.*s becomes %s", (int)orig.len, orig.p, t[i].bypass);
         else
             remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: caching warps keep %.*s, the others run %s",
-                   form == FORM_PAIRS ? "pair" : "versioned", (int)orig.len, orig.p, byp_bypass_full(m, in, r->o->op));
+                   form == FORM_PAIRS ? "pair" : "versioned", (int)orig.len, orig.p, t[i].bypass);
     }
 }
 
@@ -97,7 +111,7 @@ static void run_function(const Run *r, Function *fn)
         free(s);
         return;
     }
-    byp_check_sites(fn, s, n, o, form, r->sm, r->ptx);
+    byp_check_sites(fn, s, n, o, form);
     if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     int ok = count_eligible(s, n);
     remark_skipped(r, fn, s, n);
@@ -109,7 +123,7 @@ static void run_function(const Run *r, Function *fn)
         free(s);
         return;
     }
-    remark_applied(r, fn, s, n, form, plan);
+    Texts *texts = take_texts(r, fn, s, n);
     analysis_invalidate(fn); /* the rewrite starts: nothing below reads the analyses */
     const char *hdr = "no header";
     if (plan == PLAN_ALL_BYPASS) {
@@ -135,6 +149,8 @@ static void run_function(const Run *r, Function *fn)
         }
     }
     analysis_invalidate(fn);
+    remark_applied(r, fn, s, texts, n, form, plan);
+    free(texts);
     char opt[48] = "evict_last/evict_first L2 policy";
     if (form != FORM_L2POLICY) snprintf(opt, sizeof opt, "op=%s", byp_op_name(o->op));
     remark(r->rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, rewritten %d (form=%s, %s%s%s; %s; %s)", n, ok,
