@@ -1,9 +1,9 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
 	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
-	bench/shuffle/cost.py
+	bench/shuffle/cost.py bench/bypass/curves.py
 BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass \
-	bench-shuffle-cost
+	bench-shuffle-cost bench-bypass
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -31,4 +31,15 @@ bench-shuffle-cost: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/shuffle/cost.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
 	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --run=$(abs_top_builddir)/ptxopt-run$(EXEEXT) \
 	  --srcdir=$(abs_top_srcdir)
+# bypass pass: L1 hit rate, L2 and DRAM sectors against the threshold T on
+# the thesis's workloads in the emulator's cache model, the optimum T, the
+# static choice (ptxopt-tune --dim=bypass on the model), outputs
+# bit-identical for every T (issue 13 item 8)
+bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
+	  --srcdir=$(abs_top_srcdir) --jobs=2 --cache=sm_80,l1=48,l2=256,sms=4 --ops=cg,no-allocate,cs
+	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
+	  --srcdir=$(abs_top_srcdir) --jobs=2 --cache=sm_80,l1=16,l2=128,sms=2 --ops=cg
 .PHONY: bench $(BENCH_TARGETS)

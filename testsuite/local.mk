@@ -12,11 +12,12 @@ check-local: all $(check_PROGRAMS)
 ## in-tree build or test run left in it (objects, test programs).  The
 ## dist-hook below ships the files git tracks instead.
 
-## Regenerate the corpus from testsuite/kernels/*.cu and kernelgen/*.cu
+## Regenerate the corpus from testsuite/kernels/*.cu, kernelgen/*.cu, workloads/*.cu
 ## (needs nvcc) and from testsuite/llvm/*.ll (needs llc-14).
 regen-corpus:
 	bash $(srcdir)/testsuite/kernels/regen.sh $(abs_top_srcdir)
 	bash $(srcdir)/testsuite/kernels/kernelgen/regen.sh $(abs_top_srcdir)
+	bash $(srcdir)/testsuite/kernels/workloads/regen.sh $(abs_top_srcdir)
 	bash $(srcdir)/testsuite/llvm/regen.sh $(abs_top_srcdir)
 .PHONY: regen-corpus
 
