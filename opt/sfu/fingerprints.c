@@ -603,7 +603,7 @@ void sfu_find_library(Function *fn, const SfuOptions *o, SfuSite **v, int *n, in
                 memset(role_of, 0, sizeof *role_of * nr);
                 Match m = { .fn = fn, .fp = fp, .bind = bind, .role_of = role_of, .labels = labels, .konst = konst,
                             .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym };
-                Stmt *last;
+                Stmt *last = NULL;
                 if (!match_from(&m, s, &last)) continue;
                 SfuSite *site = sfu_site_push(v, n, cap);
                 site->kind = fp->src->kind;

@@ -308,6 +308,9 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
             else ir_append(copy, lab);
             copy->label = approx;
         }
+        Stmt *region_line = NULL;
+        for (int i = 0; i < n && !region_line; i++)
+            if (reg_of[i] == r) region_line = v[i].first;
         /* dispatch: a block in front of the region (it takes over the
          * region's label, so branches from outside reach it) */
         Block *first = rs[r].first;
@@ -347,20 +350,22 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         }
         ir_append(d, bra);
         ir_renumber_blocks(fn);
-        /* the copy's sites */
+        /* the copy's sites: all mapped before any is replaced (the map
+         * finds a statement by its place in its block) */
+        SfuSite *cs = malloc(sizeof *cs * (size_t)n);
+        int nc = 0;
         for (int i = 0; i < n; i++) {
             if (reg_of[i] != r) continue;
-            SfuSite c;
-            map_site(&map, &v[i], &c);
-            if (!c.first || !c.last) continue;
-            sfu_replace(fn, &c);
-            replaced++;
+            map_site(&map, &v[i], &cs[nc]);
+            if (cs[nc].first && cs[nc].last) nc++;
         }
-        free(map.orig), free(map.copy);
+        for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i]);
+        replaced += nc;
+        free(cs);
         char lam[96];
         if (o->delivery == DELIVER_GLOBAL) snprintf(lam, sizeof lam, "%s (initially %ld)", SFU_LAMBDA_SYMBOL, o->lambda);
         else snprintf(lam, sizeof lam, "%ld", o->lambda);
-        remark(rm, PASS, fn, rs[r].first->first, REMARK_APPLIED, "split: %s cloned; warps with %s < %s run the approximate copy",
+        remark(rm, PASS, fn, region_line, REMARK_APPLIED, "split: %s cloned; warps with %s < %s run the approximate copy",
                whole ? "the function body" : "the outermost loop", o->key == KEY_WARP ? "warp-in-CTA index" : "%warpid", lam);
     }
     analysis_invalidate(fn);
