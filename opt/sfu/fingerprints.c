@@ -74,6 +74,8 @@ typedef enum FpKind { FK_REG, FK_INT, FK_FLOAT, FK_LABEL, FK_SYM, FK_ADDR, FK_PA
 typedef struct FpOp {
     FpKind kind;
     int role;              /* FK_REG; FK_ADDR base register (-1: symbol) */
+    bool cuse;             /* FK_REG: reads the constant a soft mov gave the role (cvalue) */
+    int64_t cvalue;
     int64_t value;         /* FK_INT, FK_FLOAT bits, FK_ADDR offset, FK_LABEL id (-1: exit) */
     char sym[96];          /* FK_SYM, FK_ADDR base symbol */
     int n;                 /* FK_PAIR, FK_VEC */
@@ -90,6 +92,8 @@ typedef struct FpItem {
     int nops;
     FpOp ops[6];
     int const_role;        /* `mov ROLE, IMM` of a constant role, else -1 */
+    bool soft_const;       /* `mov ROLE, IMM` of a role written again later (nvcc
+                              reused the output register for a constant) */
 } FpItem;
 
 typedef struct Fp {
@@ -253,6 +257,38 @@ static bool parse_fp(const SfuFingerprint *f, Fp *fp)
         fp->const_value[r] = it->ops[1].value;
         it->const_role = r;
     }
+    /* soft constants: a role written more than once whose write is a mov of
+     * an immediate; its reads up to its next write are reads of that value */
+    for (int k = 0; k < fp->nitems; k++) {
+        FpItem *it = &fp->items[k];
+        if (it->label || it->chunk || it->guard >= 0 || it->const_role >= 0 || strncmp(it->full, "mov.", 4) ||
+            it->nops != 2 || it->ops[0].kind != FK_REG || (it->ops[1].kind != FK_FLOAT && it->ops[1].kind != FK_INT))
+            continue;
+        int r = it->ops[0].role;
+        bool earlier = false;   /* only a role's first appearance */
+        for (int j = 0; j < k && !earlier; j++)
+            for (int q = 0; q < fp->items[j].nops; q++) {
+                const FpOp *o = &fp->items[j].ops[q];
+                earlier |= (o->kind == FK_REG || o->kind == FK_ADDR) && o->role == r;
+                if (o->kind == FK_PAIR || o->kind == FK_VEC)
+                    for (int e = 0; e < o->n; e++) earlier |= o->elems[e].kind == FK_REG && o->elems[e].role == r;
+            }
+        for (int j = 0; j < k && !earlier; j++) earlier |= fp->items[j].guard == r;
+        if (earlier) continue;
+        it->soft_const = true;
+        for (int j = k + 1; j < fp->nitems; j++) {
+            FpItem *u = &fp->items[j];
+            if (u->label || u->chunk) break;   /* straight-line reads only */
+            bool redef = false;
+            for (int q = 0; q < u->nops; q++) {
+                if (u->ops[q].kind == FK_REG && u->ops[q].role == r) {
+                    if (q == 0 && strncmp(u->full, "st.", 3)) redef = true;
+                    else u->ops[q].cuse = true, u->ops[q].cvalue = it->ops[1].value;
+                }
+            }
+            if (redef || !strncmp(u->full, "bra", 3)) break;
+        }
+    }
     free(ndefs);
     return true;
 }
@@ -288,6 +324,9 @@ typedef struct Match {
     int nundo_labels;
     bool undo_overflow;
     const Str *ksym;       /* [fn->nregs] the symbol a register is only ever set to (mov r, SYM) */
+    Reg *lconst[8];        /* registers a soft mov of this match set, and to what */
+    int64_t lvalue[8];
+    int nlconst;
     int nchunks;           /* parts laid out elsewhere */
     Stmt *chunk_first[SFU_MAX_CHUNKS], *chunk_last[SFU_MAX_CHUNKS];
 } Match;
@@ -306,6 +345,8 @@ static bool bind_reg(Match *m, int role, Reg *r)
     if (!r) return false;
     if (m->bind[role]) return m->bind[role] == r;
     if (m->role_of[r->id]) return false;
+    for (int k = 0; k < m->nlconst; k++)
+        if (m->lconst[k] == r) m->lconst[k] = NULL;   /* written again: no longer that constant */
     for (int k = 0; k < m->nskip_defs; k++)
         if (m->skip_defs[k] == r->id) return false;
     m->bind[role] = r;
@@ -319,6 +360,14 @@ static bool match_op(Match *m, const FpOp *f, const Operand *u)
 {
     switch (f->kind) {
     case FK_REG:
+        if (f->cuse) {   /* the value a soft mov gave: the immediate, or a register holding it */
+            if (u->kind == OPND_FLOAT || u->kind == OPND_INT) return u->value == f->cvalue;
+            if (u->kind != OPND_REG || u->comp) return false;
+            if (m->is_konst[u->u.reg->id] && m->konst[u->u.reg->id] == f->cvalue && !m->role_of[u->u.reg->id]) return true;
+            for (int k = 0; k < m->nlconst; k++)
+                if (m->lconst[k] == u->u.reg && m->lvalue[k] == f->cvalue) return true;
+            return false;
+        }
         if (m->fp->is_const[f->role] && !m->bind[f->role]) {
             /* an unbound constant: the immediate itself, or a register only ever set to it */
             int64_t want = m->fp->const_value[f->role];
@@ -486,6 +535,19 @@ static bool match_from(Match *m, Stmt *start, Stmt **last)
             straight = false;
             prev = s;
             s = next_stmt(s);
+            continue;
+        }
+        if (it->soft_const) {   /* a soft constant's mov: this statement, into any register, or gone */
+            const Instr *in = s && s->kind == STMT_INSTR ? &s->u.instr : NULL;
+            if (in && str_eqc(in->full, it->full) && !in->guard && in->nops == 2 && in->ops[0].kind == OPND_REG &&
+                (in->ops[1].kind == OPND_FLOAT || in->ops[1].kind == OPND_INT) && in->ops[1].value == it->ops[1].value &&
+                !m->role_of[in->ops[0].u.reg->id] && m->nlconst < 8) {
+                m->lconst[m->nlconst] = in->ops[0].u.reg;
+                m->lvalue[m->nlconst++] = in->ops[1].value;
+                m->ninstr++;
+                prev = s;
+                s = next_stmt(s);
+            }
             continue;
         }
         for (;;) {

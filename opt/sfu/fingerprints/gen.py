@@ -8,7 +8,7 @@ Nothing here is written by hand; re-run this script for a new toolkit
 (it writes cudaMAJOR.MINOR.c beside itself, and fingerprints.c includes the
 files listed in versions.h) and commit the result:
 
-    opt/sfu/fingerprints/gen.py [--nvcc PATH] [--kernels DIR]
+    opt/sfu/fingerprints/gen.py [--nvcc PATH] [--kernels testsuite/sfu/Inputs/fp-kernels]
 
 For each flag set (-O3 default, -ftz=true, -prec-div=false -prec-sqrt=false,
 both) and target (sm_75, sm_80, sm_90; -use_fast_math is excluded: it already
