@@ -327,6 +327,7 @@ typedef struct Match {
     Reg *lconst[8];        /* registers a soft mov of this match set, and to what */
     int64_t lvalue[8];
     int nlconst;
+    int depth;             /* the item a failed match stopped at */
     int nchunks;           /* parts laid out elsewhere */
     Stmt *chunk_first[SFU_MAX_CHUNKS], *chunk_last[SFU_MAX_CHUNKS];
 } Match;
@@ -495,8 +496,9 @@ static Stmt *next_stmt(Stmt *s)
  * last statement. */
 /* A failed match; PTXOPT_SFU_DEBUG=1 says where one that got past its
  * fifth item stopped (for new toolkits: which nvcc change broke it). */
-static bool dbg_fail(const Match *m, int k, const Stmt *s, int line)
+static bool dbg_fail(Match *m, int k, const Stmt *s, int line)
 {
+    m->depth = k;
     if (k > 4 && getenv("PTXOPT_SFU_DEBUG"))
         fprintf(stderr, "sfu-debug: %s item %d/%d '%s' fails at line %u (matcher line %d)\n", m->fp->src->func, k,
                 m->fp->nitems, m->fp->src->lines[k], s ? s->line : 0, line);
@@ -638,7 +640,7 @@ static void constants(Function *fn, int64_t *konst, bool *is_konst, Str *ksym)
     free(state);
 }
 
-void sfu_find_library(Function *fn, const SfuOptions *o, SfuSite **v, int *n, int *cap)
+void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **v, int *n, int *cap)
 {
     parse_all();
     int nfp = sfu_fingerprint_count();
@@ -655,6 +657,8 @@ void sfu_find_library(Function *fn, const SfuOptions *o, SfuSite **v, int *n, in
     for (Block *b = fn->first; b; b = b->next)
         for (Stmt *s = b->first; s; s = s ? s->next : NULL) {
             if (s->kind != STMT_INSTR) continue;
+            int best = -1, best_depth = 0;
+            bool found = false;
             for (int i = 0; i < nfp; i++) {
                 const Fp *fp = &parsed[i];
                 if (!fp->ok || !o->kinds[fp->src->kind]) continue;
@@ -666,7 +670,11 @@ void sfu_find_library(Function *fn, const SfuOptions *o, SfuSite **v, int *n, in
                 Match m = { .fn = fn, .fp = fp, .bind = bind, .role_of = role_of, .labels = labels, .konst = konst,
                             .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym };
                 Stmt *last = NULL;
-                if (!match_from(&m, s, &last)) continue;
+                if (!match_from(&m, s, &last)) {
+                    if (m.depth * 4 >= fp->nitems && m.depth > best_depth) best = i, best_depth = m.depth;
+                    continue;
+                }
+                found = true;
                 SfuSite *site = sfu_site_push(v, n, cap);
                 site->kind = fp->src->kind;
                 site->ftz = fp->src->ftz;
@@ -691,6 +699,12 @@ void sfu_find_library(Function *fn, const SfuOptions *o, SfuSite **v, int *n, in
                 s = last;
                 break;
             }
+            if (!found && best >= 0 && o->kinds[parsed[best].src->kind])
+                remark(rm, PASS, fn, s, REMARK_MISSED,
+                       "resembles %s (fingerprint %d of nvcc %s) for %d of its %d lines, then differs (line %d of the "
+                       "fingerprint): not recognised, left precise",
+                       parsed[best].src->func, best, sfu_fingerprint_toolkit(best), best_depth, parsed[best].nitems,
+                       best_depth + 1);
         }
     free(konst), free(is_konst), free(role_of), free(ksym);
 }

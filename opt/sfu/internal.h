@@ -103,7 +103,7 @@ typedef struct SfuSite {
 /* sites.c: the single-instruction sites of fn (appended to *v). */
 void sfu_find_single(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **v, int *n, int *cap);
 /* fingerprints.c: the library regions of fn (appended to *v). */
-void sfu_find_library(Function *fn, const SfuOptions *o, SfuSite **v, int *n, int *cap);
+void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **v, int *n, int *cap);
 /* Adds one site to a growing array. */
 SfuSite *sfu_site_push(SfuSite **v, int *n, int *cap);
 

@@ -44,7 +44,7 @@ static bool run_function(Function *fn, const SfuOptions *o, Remarks *rm)
         remark(rm, PASS, fn, NULL, REMARK_MISSED, "already split by the sfu pass ($__ptxopt_sfu labels): left as it is");
         return false;
     }
-    sfu_find_library(fn, o, &v, &n, &cap);
+    sfu_find_library(fn, o, rm, &v, &n, &cap);
     sfu_find_single(fn, o, rm, &v, &n, &cap);
     int good = 0;
     char buf[160];

@@ -113,7 +113,7 @@ static void sequence(Emit *e, const SfuSite *s, Operand d)
     char op[48];
 #define OP(fmt) (snprintf(op, sizeof op, fmt, F), op)
     if (s->f64) {
-        Operand t = ir_op_reg(ir_fresh_reg(fn, ".f64"));
+        Operand t = s->kind == SFU_DIV || s->kind == SFU_SQRT ? ir_op_reg(ir_fresh_reg(fn, ".f64")) : (Operand){ 0 };
         switch (s->kind) {
         case SFU_DIV: emit2(e, "rcp.approx.ftz.f64", t, s->in[1]); emit3(e, "mul.f64", d, s->in[0], t); return;
         case SFU_RCP: emit2(e, "rcp.approx.ftz.f64", d, s->in[0]); return;
