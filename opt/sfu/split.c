@@ -77,6 +77,13 @@ static void lambda_symbol(Module *m, long lambda)
 {
     Str space;
     if (modsyms_find(m, STR_LIT(SFU_LAMBDA_SYMBOL), &space)) return;
+    for (Stmt *t = m->first; t; t = t->next)   /* added by this run for an earlier function */
+        if (t->kind == STMT_VERBATIM && t->u.dir.ntok) {
+            Str x = t->u.dir.tok[0].text;
+            size_t k = strlen(SFU_LAMBDA_SYMBOL);
+            for (size_t i = 0; i + k <= x.len; i++)
+                if (memcmp(x.p + i, SFU_LAMBDA_SYMBOL, k) == 0) return;
+        }
     char buf[128];
     snprintf(buf, sizeof buf, ".global .align 4 .u32 %s = %ld;", SFU_LAMBDA_SYMBOL, lambda);
     size_t n = strlen(buf);
@@ -283,6 +290,15 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
             remark(rm, PASS, fn, NULL, REMARK_MISSED, "region not cloned: %s", why ? why : "?");
             continue;
         }
+        /* the copy's sites: all mapped before anything in the copy changes
+         * (the map finds a statement by its place in its block) */
+        SfuSite *cs = malloc(sizeof *cs * (size_t)n);
+        int nc = 0;
+        for (int i = 0; i < n; i++) {
+            if (reg_of[i] != r) continue;
+            map_site(&map, &v[i], &cs[nc]);
+            if (cs[nc].first && cs[nc].last) nc++;
+        }
         /* the copy starts with a label of the split's own */
         Str approx = new_label(fn, "approx");
         Stmt *cl = copy->first;
@@ -350,15 +366,6 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         }
         ir_append(d, bra);
         ir_renumber_blocks(fn);
-        /* the copy's sites: all mapped before any is replaced (the map
-         * finds a statement by its place in its block) */
-        SfuSite *cs = malloc(sizeof *cs * (size_t)n);
-        int nc = 0;
-        for (int i = 0; i < n; i++) {
-            if (reg_of[i] != r) continue;
-            map_site(&map, &v[i], &cs[nc]);
-            if (cs[nc].first && cs[nc].last) nc++;
-        }
         for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i]);
         replaced += nc;
         free(cs);
