@@ -225,7 +225,11 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
     bool all = o->delivery == DELIVER_IMM &&
                (o->lambda >= SFU_LAMBDA_ALL || (o->key == KEY_WARP && W && o->lambda >= W) || (o->key == KEY_WARPID && o->lambda >= 64));
     if (all) {
-        for (int i = 0; i < n; i++) sfu_replace(fn, &v[i]);
+        uint32_t nf = fn->nregs;
+        uint8_t *feeds = calloc(nf ? nf : 1, 1);
+        for (int i = 0; i < n; i++) sfu_replace(fn, &v[i], feeds);
+        sfu_sweep(fn, feeds, nf);
+        free(feeds);
         remark(rm, PASS, fn, NULL, REMARK_APPLIED, "lambda=%s: every warp approximate, %d sites replaced in place (no split)",
                o->lambda >= SFU_LAMBDA_ALL ? "all" : o->lambda >= 64 ? ">=64" : "W", n);
         return false;
@@ -366,7 +370,11 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         }
         ir_append(d, bra);
         ir_renumber_blocks(fn);
-        for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i]);
+        uint32_t nf = fn->nregs;
+        uint8_t *feeds = calloc(nf ? nf : 1, 1);
+        for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i], feeds);
+        sfu_sweep(fn, feeds, nf);
+        free(feeds);
         replaced += nc;
         free(cs);
         char lam[96];
