@@ -22,4 +22,10 @@ bench-prove: ptxopt$(EXEEXT)
 # KernelGen ports: global loads, shuffles, instructions, registers (issue 11)
 bench-sass: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
+# sfu pass: registers of the original, split and all-approximate kernels
+# per target, from ptxas -v (issue 14 item 5; research §2.5)
+EXTRA_DIST += bench/sfu/regs.py bench/sfu/boxmuller_regs.cu bench/sfu/boxmuller_regs.sm_75.ptx
+BENCH_TARGETS += bench-sfu-regs
+bench-sfu-regs: ptxopt$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/sfu/regs.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)
