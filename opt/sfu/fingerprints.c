@@ -15,7 +15,9 @@
  * narrow:
  *   - constants: a fingerprint register set once by `mov IMM` may be an
  *     immediate, a register the user's code sets only to that value (CSE
- *     across unrolled copies), or the mov itself;
+ *     across unrolled copies), or the mov itself; a table address
+ *     (`mov.u64 r, __cudart_i2opi_f`) a register only ever set to it; an
+ *     address [x+24] a register only ever set to x+24 (LICM);
  *   - contraction: the region's final `mul out, a, b` may have become
  *     `fma.rn d, a, b, c` (the call's result added to c): the site then
  *     computes d = f(x) + c;
@@ -324,6 +326,8 @@ typedef struct Match {
     int nundo_labels;
     bool undo_overflow;
     const Str *ksym;       /* [fn->nregs] the symbol a register is only ever set to (mov r, SYM) */
+    Reg *const *abase;     /* [fn->nregs] r only ever set by add.{s,u}64 r, abase[r], aoff[r] */
+    const int64_t *aoff;
     Reg *lconst[8];        /* registers a soft mov of this match set, and to what */
     int64_t lvalue[8];
     int nlconst;
@@ -392,10 +396,16 @@ static bool match_op(Match *m, const FpOp *f, const Operand *u)
         return true;
     }
     case FK_ADDR: {
-        if (u->kind != OPND_ADDR || u->n != 1 || u->value != f->value) return false;
+        if (u->kind != OPND_ADDR || u->n != 1) return false;
         const Operand *b = &u->u.elems[0];
-        if (f->role < 0) return b->kind == OPND_SYM && str_eqc(opnd_text(b), f->sym);
-        return b->kind == OPND_REG && b->comp == 0 && bind_reg(m, f->role, b->u.reg);
+        if (f->role < 0) return u->value == f->value && b->kind == OPND_SYM && str_eqc(opnd_text(b), f->sym);
+        if (b->kind != OPND_REG || b->comp) return false;
+        if (u->value == f->value) return bind_reg(m, f->role, b->u.reg);
+        /* [x+24] whose x+24 LICM hoisted into a register of its own (defined
+         * before the region: it must not be bound to a role of it) */
+        Reg *base = m->abase[b->u.reg->id];
+        return base && !m->role_of[b->u.reg->id] && m->aoff[b->u.reg->id] + u->value == f->value &&
+               f->role < m->fp->src->nin + m->fp->src->nx && bind_reg(m, f->role, base);
     }
     case FK_PAIR:
     case FK_VEC:
@@ -607,7 +617,7 @@ static bool match_from(Match *m, Stmt *start, Stmt **last)
 
 /* The value each register is ever set to, when it is only ever set to one
  * immediate by unguarded movs. */
-static void constants(Function *fn, int64_t *konst, bool *is_konst, Str *ksym)
+static void constants(Function *fn, int64_t *konst, bool *is_konst, Str *ksym, Reg **abase, int64_t *aoff)
 {
     uint8_t *state = calloc(fn->nregs ? fn->nregs : 1, 1);   /* 0 unseen, 1 constant, 2 not */
     FOR_EACH_BLOCK (b, fn)
@@ -620,6 +630,9 @@ static void constants(Function *fn, int64_t *konst, bool *is_konst, Str *ksym)
                         (in->ops[1].kind == OPND_FLOAT || in->ops[1].kind == OPND_INT);
             bool smov = in->op == OP_mov && !in->guard && in->nops == 2 && in->ops[0].kind == OPND_REG &&
                         in->ops[1].kind == OPND_SYM && in->ops[1].value == 0;
+            bool aadd = in->op == OP_add && !in->guard && in->nops == 3 && in->ops[0].kind == OPND_REG &&
+                        in->ops[1].kind == OPND_REG && !in->ops[1].comp && in->ops[2].kind == OPND_INT &&
+                        (str_eqc(in->full, "add.s64") || str_eqc(in->full, "add.u64"));
             for (int k = 0; k < n && k < 32; k++) {
                 if (!(refs[k].flags & REF_DEF) || refs[k].reg >= fn->nregs) continue;
                 uint32_t r = refs[k].reg;
@@ -629,6 +642,10 @@ static void constants(Function *fn, int64_t *konst, bool *is_konst, Str *ksym)
                 } else if (smov && state[r] != 2 && (state[r] == 0 || str_eq(ksym[r], opnd_text(&in->ops[1])))) {
                     state[r] = 3;
                     ksym[r] = opnd_text(&in->ops[1]);
+                } else if (aadd && state[r] == 0) {
+                    state[r] = 4;
+                    abase[r] = in->ops[1].u.reg;
+                    aoff[r] = in->ops[2].value;
                 } else
                     state[r] = 2;
             }
@@ -636,6 +653,7 @@ static void constants(Function *fn, int64_t *konst, bool *is_konst, Str *ksym)
     for (uint32_t r = 0; r < fn->nregs; r++) {
         is_konst[r] = state[r] == 1;
         if (state[r] != 3) ksym[r] = (Str){ 0 };
+        if (state[r] != 4) abase[r] = NULL;
     }
     free(state);
 }
@@ -652,8 +670,10 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
     bool *is_konst = calloc(nr, sizeof *is_konst);
     int *role_of = calloc(nr, sizeof *role_of);
     Str *ksym = calloc(nr, sizeof *ksym);
+    Reg **abase = calloc(nr, sizeof *abase);
+    int64_t *aoff = calloc(nr, sizeof *aoff);
     uint32_t skip_defs[SFU_MAX_SKIP * 8];
-    constants(fn, konst, is_konst, ksym);
+    constants(fn, konst, is_konst, ksym, abase, aoff);
     for (Block *b = fn->first; b; b = b->next)
         for (Stmt *s = b->first; s; s = s ? s->next : NULL) {
             if (s->kind != STMT_INSTR) continue;
@@ -670,7 +690,7 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
                 memset(bind, 0, sizeof bind);
                 memset(labels, 0, sizeof labels);
                 Match m = { .fn = fn, .fp = fp, .bind = bind, .role_of = role_of, .labels = labels, .konst = konst,
-                            .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym };
+                            .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym, .abase = abase, .aoff = aoff };
                 Stmt *last = NULL;
                 bool matched = match_from(&m, s, &last);
                 for (int r = 0; r < fp->nroles; r++)   /* role_of back to all zero */
@@ -711,5 +731,5 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
                        parsed[best].src->func, best, sfu_fingerprint_toolkit(best), best_depth, parsed[best].nitems,
                        best_depth + 1);
         }
-    free(konst), free(is_konst), free(role_of), free(ksym);
+    free(konst), free(is_konst), free(role_of), free(ksym), free(abase), free(aoff);
 }
