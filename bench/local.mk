@@ -1,7 +1,9 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
-	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py
-BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass
+	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
+	bench/shuffle/cost.py
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass \
+	bench-shuffle-cost
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -22,6 +24,13 @@ bench-prove: ptxopt$(EXEEXT)
 # KernelGen ports: global loads, shuffles, instructions, registers (issue 11)
 bench-sass: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
+# the shuffle pass's cost before/after (emulator, SASS) and its profitability
+# gate's prediction against the emulator, default and paper settings; timed
+# on a GPU when ptxopt-run finds one (issue 12 §3)
+bench-shuffle-cost: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/shuffle/cost.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --run=$(abs_top_builddir)/ptxopt-run$(EXEEXT) \
+	  --srcdir=$(abs_top_srcdir)
 # sfu pass: registers of the original, split and all-approximate kernels
 # per target, from ptxas -v (issue 14 item 5; research §2.5)
 EXTRA_DIST += bench/sfu/regs.py bench/sfu/boxmuller_regs.cu bench/sfu/boxmuller_regs.sm_75.ptx

@@ -32,6 +32,8 @@ typedef struct Opts {
     int ndumps;
     int dump_format;              /* -1: from the file name */
     const char *counters;         /* file or "-" */
+    EmuCacheConfig cache;         /* --cache (o->L.cache points here) */
+    const char *cache_report;     /* file or "-" */
     const char *trace;
     int seeds;
     EmuTolerance tol;
@@ -70,6 +72,15 @@ static void usage(FILE *out)
           "  --cooperative          a cooperative launch (grid.sync()): every CTA resident\n"
           "Output:\n"
           "  --counters[=FILE]      counters as JSON (default: standard output)\n"
+          "Cache model (a model, not the hardware; see ptxopt-emu(1)):\n"
+          "  --cache=ARCH[,KEY=N...]  simulate per-SM L1, a shared L2 and DRAM sectors for\n"
+          "                         ARCH (sm_75, sm_80, sm_86, sm_89, sm_90); keys: l1=KiB,\n"
+          "                         carveout=KiB, l2=KiB, assoc=N, l2-assoc=N, sms=N,\n"
+          "                         ctas-per-sm=N (replaces --resident), partition=T (warps\n"
+          "                         < T count as caching, the others as bypassing),\n"
+          "                         index=hash|mod (set index; default hash);\n"
+          "                         the counters go into --counters' JSON as \"cache\"\n"
+          "  --cache-report[=FILE]  the cache counters as a table, per load site\n"
           "  --trace=FILE           per-warp instruction trace\n"
           "  --stats                timing and thread-instructions/s on standard error\n"
           "  -q, --quiet            no notes on standard error\n"
@@ -199,6 +210,14 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
         }
         if (strcmp(a, "--allow-exited-sync") == 0) { o->L.allow_exited_sync = true; continue; }
         if (strcmp(a, "--cooperative") == 0) { o->L.cooperative = true; o->L.resident = 0; continue; }
+        if ((v = optval(a, "--cache"))) {
+            char err[300];
+            if (!emu_cache_parse(v, &o->cache, err, sizeof err)) { fprintf(stderr, "ptxopt-emu: --cache=%s: %s\n", v, err); return ST_USAGE; }
+            o->L.cache = &o->cache;
+            continue;
+        }
+        if (strcmp(a, "--cache-report") == 0) { o->cache_report = "-"; continue; }
+        if ((v = optval(a, "--cache-report"))) { o->cache_report = v; continue; }
         if (strcmp(a, "--counters") == 0) { o->counters = "-"; continue; }
         if ((v = optval(a, "--counters"))) { o->counters = v; continue; }
         if ((v = optval(a, "--trace"))) { o->trace = v; continue; }
@@ -271,6 +290,7 @@ static EmuProgram *load(const char *file, Module **mp)
 static int run_single(Opts *o)
 {
     if (!o->file) { fprintf(stderr, "ptxopt-emu: no input file (see --help)\n"); return ST_USAGE; }
+    if (o->cache_report && !o->L.cache) { fprintf(stderr, "ptxopt-emu: --cache-report needs --cache=ARCH\n"); return ST_USAGE; }
     Module *m = NULL;
     EmuProgram *p = load(o->file, &m);
     if (!p) return ST_USAGE;
@@ -316,6 +336,14 @@ static int run_single(Opts *o)
         if (!cf) { fprintf(stderr, "ptxopt-emu: cannot write %s\n", o->counters); rc = ST_USAGE; }
         else {
             emu_counters_json(cf, &r, &o->L);
+            if (cf != stdout) fclose(cf);
+        }
+    }
+    if (o->cache_report && r.cache) {
+        FILE *cf = strcmp(o->cache_report, "-") == 0 ? stdout : fopen(o->cache_report, "w");
+        if (!cf) { fprintf(stderr, "ptxopt-emu: cannot write %s\n", o->cache_report); rc = ST_USAGE; }
+        else {
+            emu_cache_report_text(cf, r.cache);
             if (cf != stdout) fclose(cf);
         }
     }

@@ -864,6 +864,45 @@ static bool dec_cvta(Dec *d, bool isspacep)
     return dest_ok(d, 0);
 }
 
+
+/* The cache behaviour of a global ld/st/atom/cp.async (EInst.cl1, cl2),
+ * for the cache model only (emu/cache.c documents the semantics).  Reads
+ * the modifiers; a cache operator or eviction priority the model does not
+ * distinguish keeps the default (cache in L1 and L2, normal priority). */
+static int cpri_of(Str m, const char *lvl)
+{
+    static const char *const names[] = { "evict_first", "evict_normal", "evict_last", "evict_unchanged" };
+    size_t n = strlen(lvl);
+    if (m.len <= n || memcmp(m.p, lvl, n) != 0) return -1;
+    for (int k = 0; k < 4; k++)
+        if (m.len - n == strlen(names[k]) && memcmp(m.p + n, names[k], m.len - n) == 0) return k == 0 ? CPRI_FIRST : k == 1 ? CPRI_NORMAL : k == 2 ? CPRI_LAST : CPRI_UNCHANGED;
+    return -1;
+}
+
+static void cache_mods(Dec *d, bool nc)
+{
+    int mode = CL1_ALLOC, p1 = CPRI_NORMAL, p2 = CPRI_NORMAL, extra = 0;
+    bool strong = false, scope_cta = false;
+    for (int i = 0; i < d->ms.n; i++) {
+        Str m = d->ms.m[i];
+        int pr;
+        if (str_eqc(m, ".cg")) { if (!nc) mode = CL1_BYPASS; }    /* .cg.nc is .nc (same SASS, research §3.3) */
+        else if (str_eqc(m, ".cs") || str_eqc(m, ".lu")) { p1 = CPRI_FIRST; p2 = CPRI_FIRST; }
+        else if (str_eqc(m, ".cv") || str_eqc(m, ".volatile") || str_eqc(m, ".mmio")) { mode = CL1_INVALIDATE; extra |= CL2_REFETCH; }
+        else if (str_eqc(m, ".relaxed") || str_eqc(m, ".acquire") || str_eqc(m, ".release") || str_eqc(m, ".acq_rel") || str_eqc(m, ".sc")) strong = true;
+        else if (str_eqc(m, ".cta")) scope_cta = true;
+        else if (str_eqc(m, ".L1::no_allocate")) mode = mode == CL1_ALLOC ? CL1_NOALLOC : mode;
+        else if ((pr = cpri_of(m, ".L1::")) >= 0) p1 = pr;
+        else if ((pr = cpri_of(m, ".L2::")) >= 0) p2 = pr;
+        else if (str_eqc(m, ".L2::cache_hint")) extra |= CL2_HINT;
+    }
+    /* strong loads are served where they are coherent: the L2 at .gpu,
+     * .cluster and .sys scope, the SM's L1 at .cta scope */
+    if (strong && !scope_cta && mode != CL1_INVALIDATE) mode = CL1_BYPASS;
+    d->I->cl1 = CL1(mode, p1);
+    d->I->cl2 = (uint8_t)(p2 | extra);
+}
+
 static bool dec_ldst(Dec *d, bool store)
 {
     EInst *I = d->I;
@@ -908,6 +947,14 @@ static bool dec_ldst(Dec *d, bool store)
         if (I->vec == 1 && I->o[0].kind != EO_REG && I->o[0].kind != EO_SINK) return unsup(d, "load destination");
     }
     I->nops = 2;
+    cache_mods(d, I->sub == LD_NC);
+    /* the .L2::cache_hint policy (a 64-bit register or immediate): read by the cache model only */
+    if ((I->cl2 & CL2_HINT) && d->in->nops >= 3) {
+        if (!op_at(d, 2, TY_B64)) return false;
+        if (I->o[2].kind != EO_REG && I->o[2].kind != EO_IMM) I->cl2 &= (uint8_t)~CL2_HINT;
+    } else {
+        I->cl2 &= (uint8_t)~CL2_HINT;
+    }
     return true;
 }
 
@@ -949,6 +996,8 @@ static bool dec_atom(Dec *d, bool red)
     for (int k = first + 1; k < need; k++)
         if (!op_at(d, k, t)) return false;
     I->nops = (uint8_t)need;
+    cache_mods(d, false);
+    I->cl2 &= (uint8_t)~CL2_HINT;
     return true;
 }
 
@@ -983,6 +1032,45 @@ static bool dec_cp(Dec *d)
     }
     if (I->o[2].kind != EO_IMM) return unsup(d, "cp.async size must be a constant");
     I->nops = 4;
+    I->cl1 = CL1(str_starts(f, "cp.async.cg") ? CL1_BYPASS : CL1_ALLOC, CPRI_NORMAL);
+    I->cl2 = CPRI_NORMAL;
+    return true;
+}
+
+
+/* createpolicy: an opaque 64-bit cache policy.  The emulator gives it the
+ * encoding of internal.h (cpol_encode), with or without the cache model, so
+ * that the model can read the policy back from the register that a
+ * .L2::cache_hint access names.  .fractional keeps its fraction; .range is
+ * kept coarsely as the fraction primary-size / total-size of the lines (its
+ * address range is not recorded); .cvt passes its operand through. */
+static bool dec_createpolicy(Dec *d)
+{
+    EInst *I = d->I;
+    I->op = EK_MOV; I->cls = EMU_CLS_ALU; I->t = TY_B64;
+    if (d->in->nops < 1 || !op_at(d, 0, TY_B64) || !dest_ok(d, 0)) return false;
+    I->nops = 2;
+    if (str_starts(d->in->full, "createpolicy.cvt")) {
+        if (d->in->nops != 2) return unsup(d, "unexpected number of operands");
+        return op_at(d, 1, TY_B64);
+    }
+    int pri[2] = { CPRI_NORMAL, CPRI_UNCHANGED }, npri = 0;
+    for (int i = 0; i < d->ms.n; i++) {
+        int pr = cpri_of(d->ms.m[i], ".L2::");
+        if (pr >= 0 && npri < 2) pri[npri++] = pr;
+    }
+    uint32_t frac = 256;
+    const Operand *o = d->in->nops >= 2 ? &d->in->ops[1] : NULL;
+    if (str_starts(d->in->full, "createpolicy.fractional") && o && o->kind == OPND_FLOAT) {
+        double f = f32_of((uint32_t)imm_for_type(o, TY_F32));
+        frac = f >= 1.0 ? 256 : f <= 0.0 ? 0 : (uint32_t)(f * 256.0 + 0.5);
+    } else if (str_starts(d->in->full, "createpolicy.range") && d->in->nops == 4 && d->in->ops[2].kind == OPND_INT &&
+               d->in->ops[3].kind == OPND_INT) {
+        double a = (double)imm_for_type(&d->in->ops[2], TY_U32), b = (double)imm_for_type(&d->in->ops[3], TY_U32);
+        frac = b <= 0 || a >= b ? 256 : (uint32_t)(a / b * 256.0 + 0.5);
+    }
+    I->o[1].kind = EO_IMM;
+    I->o[1].imm = (int64_t)cpol_encode(pri[0], pri[1], frac);
     return true;
 }
 
@@ -1273,11 +1361,7 @@ static void decode_instr(FnCtx *c, const Stmt *s, EInst *I)
         I->op = EK_NOP;
         break;
     case OP_createpolicy:
-        /* a cache policy is an opaque hint: 0 */
-        I->op = EK_MOV; I->cls = EMU_CLS_ALU; I->t = TY_B64;
-        if (d.in->nops < 1 || !op_at(&d, 0, TY_B64)) { ok = false; break; }
-        I->o[1].kind = EO_IMM; I->o[1].imm = 0;
-        I->nops = 2;
+        ok = dec_createpolicy(&d);
         break;
     default:
         ok = unsup(&d, "unsupported instruction");

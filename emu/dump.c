@@ -88,5 +88,10 @@ void emu_counters_json(FILE *out, const EmuResult *r, const EmuLaunch *L)
             c->shared_accesses, c->shared_wavefronts, c->bank_conflicts);
     fprintf(out, "  \"atomics\": %" PRIu64 ",\n  \"barriers_completed\": %" PRIu64 ",\n  \"collectives_completed\": %" PRIu64 ",\n",
             c->atomics, c->barriers_completed, c->collectives_completed);
-    fprintf(out, "  \"reconvergence_abandoned\": %" PRIu64 "\n}\n", c->reconv_abandoned);
+    fprintf(out, "  \"reconvergence_abandoned\": %" PRIu64, c->reconv_abandoned);
+    if (r->cache) {
+        fprintf(out, ",\n  \"cache\": ");
+        emu_cache_report_json(out, r->cache, 2);
+    }
+    fprintf(out, "\n}\n");
 }

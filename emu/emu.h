@@ -100,6 +100,7 @@ typedef struct EmuLaunch {
     bool cooperative;      /* a cooperative launch: grid-sync workspace in %envreg1/2 (needs resident = 0) */
     bool trace;            /* write a per-warp instruction trace to trace_out */
     FILE *trace_out;
+    const struct EmuCacheConfig *cache; /* the cache model (NULL: off, nothing is simulated) */
 } EmuLaunch;
 
 void emu_launch_init(EmuLaunch *L);
@@ -146,6 +147,7 @@ typedef struct EmuResult {
     EmuCounters counters;
     double seconds;
     char *kernel;          /* the kernel that ran */
+    struct EmuCacheReport *cache; /* the cache model's counters (NULL when L->cache was NULL) */
 } EmuResult;
 
 EmuProgram *emu_program_new(Module *m, FILE *diag);
@@ -161,8 +163,74 @@ int emu_program_list_unsupported(const EmuProgram *p, FILE *out);
 EmuStatus emu_run(EmuProgram *p, const EmuLaunch *L, EmuResult *res);
 void emu_result_free(EmuResult *res);
 
-/* Writes the counters as one JSON object. */
+/* Writes the counters as one JSON object (with a "cache" member when the
+ * cache model ran). */
 void emu_counters_json(FILE *out, const EmuResult *r, const EmuLaunch *L);
+
+/* ------------------------------------------------------------ cache model
+ *
+ * Opt-in (EmuLaunch.cache): a per-SM sectored L1, one shared L2 and DRAM
+ * sector counts, fed by the global loads, stores and atomics of the run in
+ * the scheduler's order, with the semantics of each cache operator
+ * (.ca .cg .cs .lu .cv .nc, .L1::*, .L2::*, .L2::cache_hint policies).  It
+ * is a model, not the hardware (man/ptxopt-emu.1, CACHE MODEL); it never
+ * changes a value the kernel computes.  Geometry per target: model/cache.h. */
+typedef struct EmuCacheConfig {
+    char arch[24];         /* "sm_80" */
+    int l1_kb;             /* L1 KiB per SM; -1: the target's unified array minus the carve-out */
+    int carveout_kb;       /* shared memory reserved per SM; -1: the smallest step the resident CTAs need */
+    int l2_kb;             /* -1: the chip's L2 times sms / the chip's SMs */
+    int assoc;             /* L1 ways; -1: lines / the target's L1 sets */
+    int l2_assoc;          /* -1: the target's */
+    int sms;               /* SMs simulated (CTAs round-robin); -1: 1 */
+    int ctas_per_sm;       /* resident CTAs per SM; -1: the occupancy count (threads, CTAs, shared memory) */
+    int partition;         /* warps with CTA-local index < T are "caching"; -1: all are */
+    bool index_mod;        /* set = line address mod sets (index=mod); default: a hash of it */
+} EmuCacheConfig;
+
+/* Parses "ARCH[,key=value...]" (keys l1, carveout, l2, assoc, l2-assoc,
+ * sms, ctas-per-sm, partition, index=hash|mod).  On error writes why to err. */
+bool emu_cache_parse(const char *spec, EmuCacheConfig *c, char *err, size_t errlen);
+
+/* Counts, in 32-byte sectors except requests (one per warp instruction). */
+typedef struct EmuCacheCounts {
+    uint64_t requests, sectors;
+    uint64_t l1_hits, l1_misses, l1_bypassed;   /* bypassed: sent to L2 without an L1 lookup that could hit */
+    uint64_t l2_hits, l2_misses;
+    uint64_t dram_sectors;                      /* read from DRAM (L2 misses that need the data) */
+} EmuCacheCounts;
+
+enum { EMU_CACHE_CACHING, EMU_CACHE_BYPASSING, EMU_CACHE_NPART };
+enum { EMU_CACHE_LOAD, EMU_CACHE_STORE, EMU_CACHE_ATOMIC, EMU_CACHE_NKIND };
+
+typedef struct EmuCacheSite {
+    uint32_t pc, line;     /* instruction index, PTX source line */
+    int kind;              /* EMU_CACHE_LOAD ... */
+    char *text;            /* the instruction */
+    EmuCacheCounts part[EMU_CACHE_NPART];
+} EmuCacheSite;
+
+typedef struct EmuCacheReport {
+    char arch[24];
+    const char *gpu;       /* the chip the defaults are taken from */
+    uint32_t line_bytes, sector_bytes;
+    uint64_t l1_bytes, l2_bytes;
+    uint32_t l1_sets, l1_assoc, l2_sets, l2_assoc;
+    bool index_mod;        /* sets indexed by line address mod sets, not hashed */
+    int carveout_kb;
+    uint32_t sms, ctas_per_sm, warps_per_cta;
+    int partition;         /* T, or -1 (every warp caching) */
+    EmuCacheCounts kind[EMU_CACHE_NKIND][EMU_CACHE_NPART];
+    uint64_t dram_write_sectors;  /* dirty L2 sectors evicted (the ones still dirty at the end are not counted) */
+    uint32_t nsites;       /* sites that ran, in program order */
+    EmuCacheSite *sites;
+} EmuCacheReport;
+
+/* The report as a table for people, and as a JSON object (the "cache"
+ * member of emu_counters_json, indented by `indent` spaces). */
+void emu_cache_report_text(FILE *out, const EmuCacheReport *c);
+void emu_cache_report_json(FILE *out, const EmuCacheReport *c, int indent);
+void emu_cache_report_free(EmuCacheReport *c);
 
 /* Buffer dumps: binary (raw bytes), text (one element per line) or JSON. */
 typedef enum EmuDumpFormat { EMU_DUMP_BIN, EMU_DUMP_TEXT, EMU_DUMP_JSON } EmuDumpFormat;

@@ -201,9 +201,11 @@ void exec_cpasync(Exec *x, const EInst *I, uint32_t em)
         emu_fail(x->M, EMU_ERR_CHECK, "BAD_OPERAND", I, x->w, em, "cp.async size %u is not 4, 8 or 16", size);
         return;
     }
+    uint64_t srcs[32];
     FOR_LANES(l, em) {
         uint32_t p1, p2;
         uint64_t da = mem_addr_of(x, dst, l, &p1), sa = mem_addr_of(x, src, l, &p2);
+        srcs[l] = sa;
         if (p1 || p2) { emu_poison_fail(x, I, 1u << l, p1 ? p1 : p2, "an address"); return; }
         uint32_t srcsize = size;
         if (I->o[3].kind != EO_NONE) srcsize = (uint32_t)opv(x, &I->o[3], l);
@@ -217,4 +219,5 @@ void exec_cpasync(Exec *x, const EInst *I, uint32_t em)
         }
     }
     x->w->loop_streak = 0;
+    if (x->M->cache) cache_access(x, I, em, srcs, size);
 }

@@ -134,6 +134,30 @@ enum { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
 /* Loads (EInst.sub of EK_LD): LD_NC is ld.global.nc or ldu, whose data must
  * stay unwritten for the whole launch (ncload.c). */
 enum { LD_PLAIN, LD_NC };
+/* Cache behaviour of a global access (EInst.cl1, cl2), decoded from its
+ * modifiers by decode.c and used only by the cache model (cache.c).
+ * cl1: an L1 mode (bits 0-1) and an eviction priority (bits 2-3);
+ * cl2: a priority (bits 0-1), CL2_REFETCH (.cv: the L2 copy is stale,
+ * fetch from DRAM again) and CL2_HINT (.L2::cache_hint: the policy is
+ * operand o[2]). */
+enum { CL1_ALLOC, CL1_NOALLOC, CL1_BYPASS, CL1_INVALIDATE };
+enum { CPRI_FIRST, CPRI_NORMAL, CPRI_LAST, CPRI_UNCHANGED };
+#define CL1(mode, pri) ((uint8_t)((mode) | ((pri) << 2)))
+#define CL1_MODE(c) ((c) & 3)
+#define CL1_PRI(c) (((c) >> 2) & 3)
+#define CL2_PRI(c) ((c) & 3)
+#define CL2_REFETCH 4
+#define CL2_HINT 8
+/* createpolicy's value (an opaque 64-bit handle in PTX): the emulator's
+ * encoding, so that the cache model can read a policy back from a register
+ * (exec_mov.c writes it with or without the model).  Bits 0-1 primary
+ * priority, 2-3 secondary, 4-12 the primary fraction in 1/256 (256 = all),
+ * 56-63 CPOL_TAG. */
+#define CPOL_TAG 0xc9ull
+static inline uint64_t cpol_encode(int primary, int secondary, uint32_t frac256)
+{
+    return (CPOL_TAG << 56) | ((uint64_t)frac256 << 4) | ((uint64_t)secondary << 2) | (uint64_t)primary;
+}
 
 typedef struct EInst {
     uint16_t op;       /* EK_* */
@@ -149,6 +173,7 @@ typedef struct EInst {
     uint8_t guard_neg;
     uint8_t aligned;   /* bar: .aligned semantics */
     uint8_t loophead;  /* hanoi: a virtual YIELD precedes this instruction */
+    uint8_t cl1, cl2;  /* ld/st/atom/cp.async: cache behaviour (CL1_*, CL2_*) */
     int32_t guard;     /* register id of the guard predicate, -1 when none */
     uint32_t aux;      /* branch target pc, brx table index, reconvergence pc, ... */
     uint32_t fn;       /* function index */
@@ -316,6 +341,7 @@ typedef struct Cta {
     uint8_t *shared, *shared_sh;
     uint64_t shared_size;
     Barrier bar[16];
+    uint32_t sm;                /* the cache model's SM (cache.c) */
 } Cta;
 
 typedef struct PoisonEvent {
@@ -365,6 +391,7 @@ typedef struct Machine {
     uint32_t npev, cappev;
     uint32_t *pev_index;        /* first event per (pc, kind), for deduplication */
     uint32_t more_lanes;        /* other lanes that failed the same check */
+    struct CacheSim *cache;     /* the cache model, NULL when off (cache.c) */
 } Machine;
 
 /* Execution context for one group of lanes. */
@@ -454,6 +481,20 @@ uint32_t mem_load_psn(Exec *x, const MemRef *r, uint32_t size, int l, const EIns
 void mem_store_psn(Machine *M, const MemRef *r, uint32_t size, uint32_t psn);
 uint64_t mem_addr_of(Exec *x, const EOp *a, int l, uint32_t *psn);
 void mem_count_access(Exec *x, const EInst *I, uint32_t em, const uint64_t *addr, uint32_t size, bool store);
+
+/* The cache model (cache.c), all no-ops when M->cache is NULL.
+ * cache_setup builds it after machine_setup (false: a setup error was
+ * reported); the scheduler asks cache_resident_limit how many CTAs may be
+ * resident and tells it when a CTA starts and retires; memory
+ * instructions report each warp access (addresses of the lanes in em);
+ * cache_finish moves the counters into the result. */
+bool cache_setup(Machine *M);
+uint32_t cache_resident_limit(const Machine *M, uint32_t dflt);
+void cache_cta_start(Machine *M, Cta *c);
+void cache_cta_end(Machine *M, Cta *c);
+void cache_access(Exec *x, const EInst *I, uint32_t em, const uint64_t *addr, uint32_t size);
+void cache_finish(Machine *M);
+void cache_free(Machine *M);
 
 /* Non-coherent loads (ncload.c).  nc_note_write records a store or atomic
  * to global memory; nc_check_load stops the run (UB_NC_WRITTEN, returns

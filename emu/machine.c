@@ -386,6 +386,7 @@ void machine_free(Machine *M)
     free(M->active);
     free(M->pev);
     free(M->pev_index);
+    cache_free(M);
 }
 
 /* A buffer that holds a poisoned value is an output with undefined contents. */
@@ -446,10 +447,11 @@ EmuStatus emu_run(EmuProgram *p, const EmuLaunch *L, EmuResult *res)
     M.res = res;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (machine_setup(&M)) {
+    if (machine_setup(&M) && cache_setup(&M)) {
         note_volatile_sregs(&M);
         emu_schedule(&M);
         if (!M.failed) check_outputs(&M);
+        cache_finish(&M);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -491,5 +493,6 @@ void emu_result_free(EmuResult *res)
     free(res->message);
     free(res->events);
     free(res->kernel);
+    emu_cache_report_free(res->cache);
     memset(res, 0, sizeof *res);
 }

@@ -160,6 +160,7 @@ uint64_t mem_addr_of(Exec *x, const EOp *a, int l, uint32_t *psn)
 void mem_count_access(Exec *x, const EInst *I, uint32_t em, const uint64_t *addr, uint32_t size, bool store)
 {
     Machine *M = x->M;
+    if (M->cache) cache_access(x, I, em, addr, size);
     int sp = I->space;
     if (sp == SP_GENERIC && em) {
         uint32_t tag = TAG_OF(addr[__builtin_ctz(em)]);

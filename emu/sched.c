@@ -535,6 +535,7 @@ static void retire_cta(Machine *M, Cta *c)
     if (M->rr > M->nactive) M->rr = 0;
     for (uint32_t i = 0; i < M->nres; i++)
         if (M->res_cta[i] == c) { memmove(&M->res_cta[i], &M->res_cta[i + 1], sizeof(Cta *) * (M->nres - i - 1)); M->nres--; break; }
+    cache_cta_end(M, c);
     cta_free(M, c);
 }
 
@@ -650,12 +651,13 @@ static bool abandon_some(Machine *M)
 
 bool emu_schedule(Machine *M)
 {
-    uint32_t limit = M->L->resident ? M->L->resident : UINT32_MAX;
+    uint32_t limit = cache_resident_limit(M, M->L->resident ? M->L->resident : UINT32_MAX);
     M->rng = M->L->seed * 0x2545f4914f6cdd1dull + 0x1234567;
     while (!M->failed) {
         while (M->nres < limit && M->next_cta < M->ncta) {
             Cta *c = cta_new(M, M->next_cta++);
             if (!c) return false;
+            cache_cta_start(M, c);
             if (M->nres == M->capres) {
                 M->capres = M->capres ? M->capres * 2 : 8;
                 M->res_cta = realloc(M->res_cta, sizeof(Cta *) * M->capres);

@@ -5,18 +5,20 @@
 
 MODEL_CORE = model/arch.c model/arch.h model/arch_data.c \
 	model/occupancy.c model/occupancy.h model/critical.c model/critical.h
+MODEL_CACHE = model/cache.c model/cache.h
 MODEL_COST = model/costmodel.c model/costmodel.h model/cost_data.c model/neighbour.c model/neighbour.h
 
-libptxopt_a_SOURCES += model/model.h $(MODEL_CORE) $(MODEL_COST)
+libptxopt_a_SOURCES += model/model.h $(MODEL_CORE) $(MODEL_COST) $(MODEL_CACHE)
 
 # Prints critical points etc. for scripts; testsuite/model/ uses it.
 noinst_PROGRAMS += model/ptxopt-model-query
 model_ptxopt_model_query_SOURCES = model/ptxopt-model-query.c $(MODEL_CORE)
 
-check_PROGRAMS += testsuite/unit/test_occupancy testsuite/unit/test_critical testsuite/unit/test_costmodel
+check_PROGRAMS += testsuite/unit/test_occupancy testsuite/unit/test_critical testsuite/unit/test_costmodel testsuite/unit/test_cachegeom
 testsuite_unit_test_occupancy_SOURCES = testsuite/unit/test_occupancy.c $(MODEL_CORE)
 testsuite_unit_test_occupancy_LDADD = -lm
 testsuite_unit_test_critical_SOURCES = testsuite/unit/test_critical.c $(MODEL_CORE)
 testsuite_unit_test_critical_LDADD = -lm
 testsuite_unit_test_costmodel_SOURCES = testsuite/unit/test_costmodel.c $(MODEL_CORE) $(MODEL_COST)
 testsuite_unit_test_costmodel_LDADD = -lm
+testsuite_unit_test_cachegeom_SOURCES = testsuite/unit/test_cachegeom.c $(MODEL_CORE) $(MODEL_CACHE)

@@ -7,6 +7,7 @@
  *                for .maxntid + .minnctapersm) and the block-size-free set
  *   costmodel.h  GPUDIAG-style limit checker, waves, functional units; ranks
  *                candidates with a bottleneck name and a confidence
+ *   cache.h      L1/L2 geometry per target for the emulator's cache model
  *   neighbour.h  a neighbour's global load against a warp shuffle, in SM
  *                cycles per unit (the shuffle pass's profitability gate)
  *
@@ -19,6 +20,7 @@
 #define PTXOPT_MODEL_H
 
 #include "model/arch.h"
+#include "model/cache.h"
 #include "model/costmodel.h"
 #include "model/critical.h"
 #include "model/neighbour.h"

@@ -176,15 +176,20 @@ class EmuError(Exception):
     pass
 
 
-def counters(emu, ptx, launch, scratch):
+def counters_json(emu, ptx, launch, scratch):
+    """ptxopt-emu --policy=hanoi --counters: the whole JSON object."""
     out = os.path.join(scratch, "counters.json")
     r = subprocess.run([emu, "-q", "--policy=hanoi", "--counters=" + out, ptx]
                        + launch, capture_output=True, text=True)
     if r.returncode != 0:
         # a check fired (POISON, OUT_OF_BOUNDS, ...): no figures
-        raise EmuError((r.stdout + r.stderr).strip().splitlines()[0])
+        raise EmuError(((r.stdout + r.stderr).strip().splitlines() or ["status %d" % r.returncode])[0])
     with open(out) as f:
-        c = json.load(f)
+        return json.load(f)
+
+
+def counters(emu, ptx, launch, scratch):
+    c = counters_json(emu, ptx, launch, scratch)
     return (c["global_load"]["requests"], c["global_load"]["sectors"],
             c["warp_instructions"]["shuffle"])
 

@@ -102,7 +102,7 @@ bool shfl_validate(const PassInvocation *inv, char *err, size_t errsz);
  * furthest stage reached is the one reported. */
 typedef enum Why {
     WHY_NONE, WHY_NO_EARLIER, WHY_TYPE, WHY_NOT_DOMINATED, WHY_ITERATION, WHY_NO_SHIFT, WHY_CLAMP_OFF, WHY_LOOP_OFF, WHY_LANE_VARYING, WHY_UNSIGNED,
-    WHY_LOOP_CLOBBER, WHY_CHECK_FORM, WHY_CLOBBER,
+    WHY_CHECK_FORM, WHY_CLOBBER,
     WHY_PROOF_REFUTED, WHY_PROOF_UNKNOWN, WHY_CHAIN, WHY_LIMIT, WHY_PROFIT
 } Why;
 

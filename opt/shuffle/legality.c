@@ -16,11 +16,23 @@ static bool same_object(const MemBase *a, const MemBase *b)
     return true;
 }
 
+/* Does instruction i order this thread's earlier accesses before other
+ * threads' later ones (a release: barrier, fence, mbarrier/async op, or a
+ * store/atomic with .release/.acq_rel semantics)?  Another thread may then
+ * write S's memory after S and before D without a data race, whatever
+ * object the releasing instruction itself touches. */
+static bool releases(const Ctx *c, uint32_t i)
+{
+    const Instr *in = &c->cfg->instr[i]->u.instr;
+    if (c->cfg->iflags[i] & (OPF_BARRIER | OPF_FENCE | OPF_ASYNC | OPF_CALL)) return true;
+    return instr_has_mod(in, ".release") || instr_has_mod(in, ".acq_rel");
+}
+
 /* May instruction w (which writes memory) change what S loaded, in any lane? */
 static bool clobbers(Ctx *c, const Load *s, uint32_t w)
 {
     uint32_t wa = c->mi->acc_of_instr[w];
-    if (wa == ANA_NONE) return true; /* barrier, fence, call: other threads' stores become visible */
+    if (wa == ANA_NONE || releases(c, w)) return true; /* other threads' stores become visible */
     const MemAccess *x = &c->mi->acc[wa], *sa = &c->mi->acc[s->acc];
     if (!(x->flags & (MACC_STORE | MACC_ATOMIC))) return false;
     if (x->space != SPACE_GENERIC && sa->space != SPACE_GENERIC && x->space != sa->space) return false;
@@ -48,11 +60,6 @@ static bool in_range(Ctx *c, const Load *s, Hit hit, uint32_t from, uint32_t to,
             return true;
         }
     return false;
-}
-
-static bool clobber_in_range(Ctx *c, const Load *s, uint32_t from, uint32_t to, uint32_t *at)
-{
-    return in_range(c, s, clobber_hit, from, to, at);
 }
 
 /* Marks in `mark` the blocks reachable from the blocks on c->stack[0..sp)
@@ -150,26 +157,6 @@ bool shfl_src_reg_survives(Ctx *c, const Load *s, const Load *d)
 static bool iterations_together(const Ctx *c, const Load *s)
 {
     return c->li->innermost[s->block] == ANA_NONE && !c->li->irreducible;
-}
-
-/* A repeated source S: may anything that runs while another lane of the
- * warp goes from its S to D write S's memory?  That is any instruction of
- * S's outermost loop (the whole function when the CFG is irreducible);
- * code before the loop can only race with the other lane's load, which
- * the program's own semantics already leave undefined. */
-static bool loop_clobbered(Ctx *c, const Load *s, const Load *d, uint32_t *at)
-{
-    if (unchanging(s, d)) return false;
-    const Cfg *g = c->cfg;
-    uint32_t l = c->li->innermost[s->block];
-    if (l == ANA_NONE || c->li->irreducible) return clobber_in_range(c, s, 0, g->block_instr[g->n], at);
-    while (c->li->loops[l].parent != ANA_NONE) l = c->li->loops[l].parent;
-    const Loop *lp = &c->li->loops[l];
-    for (uint32_t k = 0; k < lp->nblocks; k++) {
-        uint32_t b = lp->blocks[k];
-        if (clobber_in_range(c, s, g->block_instr[b], g->block_instr[b + 1], at)) return true;
-    }
-    return false;
 }
 
 /* The address of a load, when it is [reg] or [reg+imm] with a 32- or 64-bit
@@ -297,10 +284,6 @@ int shfl_candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
         }
         wrap_check = w != NULL;
         bool check = loop_check || wrap_check || clamped;
-        if (loop_check && loop_clobbered(c, s, d, &at)) {
-            shfl_set_why(d, WHY_LOOP_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
-            continue;
-        }
         if (check && !(reg_address(s->st) && reg_address(d->st))) {
             shfl_set_why(d, WHY_CHECK_FORM, "(line %u or %u)", s->st->line, d->st->line);
             continue;

@@ -37,10 +37,17 @@
  *     thread scheduling lanes can meet at one pc in different iterations
  *     with a full activemask (see iterations_together), so the template
  *     also shuffles S's address and falls back to the load where it is not
- *     D's address (runtime address check), and for a plain load nothing in
- *     S's outermost loop may write S's memory (the value another lane
- *     loaded in another iteration is then still the value in memory);
- *   - no store, atomic, call, barrier or fence that may write S's memory on
+ *     D's address (runtime address check).  Writes elsewhere in the loop
+ *     (an output pointer that may alias the input) need no versioning:
+ *     lane l's D takes what lane l+N's S read in its current iteration; a
+ *     write W to that address that lane l's D would see but lane l+N's S
+ *     did not is, in the PTX memory model, either a data race with S (no
+ *     synchronisation orders W and S: the kernel is undefined) or ordered
+ *     after S by a release that lane l+N executes after S and before the
+ *     shuffle, i.e. on a path from S to D, which the next rule refuses
+ *     (issue 10 §6; the rule before it refused any write in S's loop);
+ *   - no store, atomic, call, barrier, fence or release that may write S's
+ *     memory or make other threads' writes visible on
  *     any path from S to D that does not pass S again, including paths
  *     through back edges of loops that contain D but not S (a write after
  *     D in such a loop is read by D in the next iteration), unless S's
@@ -103,8 +110,6 @@ static const char *why_text(Why w)
     case WHY_UNSIGNED:
         return "unsigned index may wrap between lanes (value ranges do not bound it); the runtime address check "
                "(unsigned=1) would cover it";
-    case WHY_LOOP_CLOBBER:
-        return "alias: the source is in a loop that may write its memory (lanes of one warp may run different iterations together)";
     case WHY_CHECK_FORM: return "the runtime address check needs [register+offset] addresses";
     case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
     case WHY_PROOF_REFUTED: return "proof failed";
