@@ -42,4 +42,10 @@ bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
 	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
 	  --srcdir=$(abs_top_srcdir) --jobs=2 --cache=sm_80,l1=16,l2=128,sms=2 --ops=cg
+# sfu pass: registers of the original, split and all-approximate kernels
+# per target, from ptxas -v (issue 14 item 5; research §2.5)
+EXTRA_DIST += bench/sfu/regs.py bench/sfu/boxmuller_regs.cu bench/sfu/boxmuller_regs.sm_75.ptx
+BENCH_TARGETS += bench-sfu-regs
+bench-sfu-regs: ptxopt$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/sfu/regs.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)

@@ -4,4 +4,7 @@ libptxopt_a_SOURCES += opt/pass.h opt/pipeline.c opt/registry.c opt/remarks.c op
 	opt/shuffle/lanes.c opt/shuffle/proof.c opt/shuffle/profit.c opt/shuffle/pass.c opt/shuffle/emit.c \
 	opt/bypass/bypass.h opt/bypass/internal.h opt/bypass/options.c opt/bypass/sites.c opt/bypass/legality.c \
 	opt/bypass/profit.c opt/bypass/cacheop.c opt/bypass/partition.c opt/bypass/emit_pairs.c \
-	opt/bypass/emit_versioning.c opt/bypass/emit_l2policy.c opt/bypass/pass.c
+	opt/bypass/emit_versioning.c opt/bypass/emit_l2policy.c opt/bypass/pass.c \
+	opt/sfu/sfu.h opt/sfu/internal.h opt/sfu/options.c opt/sfu/sites.c opt/sfu/fingerprints.c opt/sfu/legality.c \
+	opt/sfu/replace.c opt/sfu/split.c opt/sfu/resources.c opt/sfu/pass.c
+EXTRA_DIST += opt/sfu/fingerprints/gen.py opt/sfu/fingerprints/cuda13.0.c

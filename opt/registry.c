@@ -5,12 +5,14 @@
 #include "opt/bypass/bypass.h"
 #include "opt/pass.h"
 #include "opt/regtune.h"
+#include "opt/sfu/sfu.h"
 #include "opt/shuffle/shuffle.h"
 
 static const PassInfo *const passes[] = {
     &pass_regtune,
     &pass_shuffle,
     &pass_bypass,
+    &pass_sfu,
     NULL /* placeholder: keeps the array non-empty */
 };
 

@@ -30,4 +30,11 @@ CONFIGS = [
     ("bypass-l2policy-t0", "bypass<threshold=0;form=l2policy>", ""),
     ("bypass-l2policy-t2", "bypass<threshold=2;form=l2policy>", ""),
     ("bypass-l2policy-all-global", "bypass<threshold=all;form=l2policy;delivery=global>", ""),
+    # sfu: lambda=0 leaves the program byte-identical (bit for bit); with
+    # lambda > 0 the approximate warps may differ within the documented
+    # bounds of the approximations (relative 1e-5 covers div/rcp/sqrt/
+    # rsqrt.approx and the library sequences on the generator's values)
+    ("sfu-l0", "sfu<lambda=0>", ""),
+    ("sfu-l1", "sfu<lambda=1;gate=off>", "--rel=1e-5"),
+    ("sfu-all", "sfu<lambda=all;gate=off>", "--rel=1e-5"),
 ]
