@@ -496,7 +496,7 @@ static int run_error(Opts *o)
     if (o->kernel_b && (!o->L.kernel || strcmp(o->kernel_b, o->L.kernel) != 0)) {
         fprintf(stderr, "ptxopt-emu: --kernel-b is not supported with --error-metric\n");
         rc = ST_USAGE;
-    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, per, &all, err, sizeof err)) {
+    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, per, &all, NULL, err, sizeof err)) {
         fprintf(stderr, "ptxopt-emu: %s\n", err);
         rc = ST_FAIL;
     } else {

@@ -74,6 +74,10 @@ static bool collect_kernels(Tuner *t, Module *m)
         tune_instruction_mix(fn, k->mix);
         if (!c->no_regs) k->dims[k->ndims++] = tune_regs_dim();
         for (int d = 0; d < c->ndims; d++) k->dims[k->ndims++] = c->dims[d];
+        if (c->sfu.enabled) {
+            c->sfu.tuner = t;
+            k->dims[k->ndims++] = tune_sfu_dim(&c->sfu);
+        }
     }
     if (!t->run.nkernels) {
         fprintf(stderr, "ptxopt-tune: %s: no kernel to tune (no .entry with a body)\n", c->input);

@@ -219,8 +219,8 @@ double emu_error_value(const EmuErrorAcc *acc, EmuMetric m);
  * launch and inputs, and accumulates the error of the output buffers:
  * outputs[k] (NULL: every buffer the reference run wrote).  per has
  * L->nargs entries.  false after writing why to err (a run failed, or no
- * output). */
+ * output).  cand_counters (may be NULL) gets the candidate run's counters. */
 bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, const bool *outputs, EmuErrorAcc *per,
-                      EmuErrorAcc *all, char *err, size_t errlen);
+                      EmuErrorAcc *all, EmuCounters *cand_counters, char *err, size_t errlen);
 
 #endif

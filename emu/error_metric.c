@@ -113,7 +113,7 @@ static bool written(const EmuLaunch *L, const EmuResult *r, int k)
 }
 
 bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, const bool *outputs, EmuErrorAcc *per,
-                      EmuErrorAcc *all, char *err, size_t errlen)
+                      EmuErrorAcc *all, EmuCounters *cand_counters, char *err, size_t errlen)
 {
     EmuLaunch La = *L, Lb = *L;
     La.approx.mode = EMU_APPROX_EXACT;
@@ -133,6 +133,7 @@ bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, con
         emu_result_free(&rb);
         return false;
     }
+    if (cand_counters) *cand_counters = rb.counters;
     for (int k = 0; k < L->nargs && k < ra.nbufs && k < rb.nbufs; k++) {
         const EmuBuffer *a = &ra.bufs[k], *b = &rb.bufs[k];
         if (!a->data || !b->data) continue;
