@@ -1,7 +1,8 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
-	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py
-BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass
+	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
+	bench/sfu/lambda.py
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass bench-sfu
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -22,4 +23,10 @@ bench-prove: ptxopt$(EXEEXT)
 # KernelGen ports: global loads, shuffles, instructions, registers (issue 11)
 bench-sass: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
+# sfu pass: per split ratio lambda, the output error in the emulator under
+# the documented worst-case error model and the MUFU/FP32 instruction mix,
+# beside the thesis's figures, and the lambda ptxopt-tune's HEU picks (issue 14 §7)
+bench-sfu: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/sfu/lambda.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)

@@ -215,6 +215,8 @@ void tune_parse_args(int argc, char **argv, Config *c)
     if (c->resume && c->dry_run) usage_error("--resume resumes measuring: it needs --measure=CMD%s", "");
     if (c->resume && strlen(c->resume) >= 4 && strcmp(c->resume + strlen(c->resume) - 4, ".csv") == 0)
         usage_error("--resume=%s: the report to resume from is the JSON one (a name not ending in .csv)", c->resume);
+    if (c->sfu.enabled && !c->block) c->block = (long)c->sfu.L.block[0] * c->sfu.L.block[1] * c->sfu.L.block[2];
+    if (c->sfu.enabled && !c->grid) c->grid = (long)c->sfu.L.grid[0] * c->sfu.L.grid[1] * c->sfu.L.grid[2];
     if (c->no_regs && !c->ndims && !c->sfu.enabled) usage_error("--no-regs leaves nothing to tune: add a --dim or --sfu-launch%s", "");
     for (int i = 0; i < c->ndims; i++)
         if (strcasecmp(c->dims[i].name, "sfu") == 0 && c->sfu.enabled)
