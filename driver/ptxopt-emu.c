@@ -92,8 +92,8 @@ static void usage(FILE *out)
           "  --ulp=N, --rel=E       tolerance for floating-point buffers\n"
           "  --max-report=N         differing elements printed (default 10)\n"
           "  --error-metric=mre|maxrel|maxabs|rmse\n"
-          "                         with --diff: run A (exact model) and B (--approx model) once and\n"
-          "                         print B's output error per output buffer and overall\n"
+          "                         with --diff: run A and B once (both under --approx) and print\n"
+          "                         B's output error against A per output buffer and overall\n"
           "  --outputs=I,J,...      the output buffer arguments (default: those A's run writes)\n"
           "  --max-error=E          with --error-metric: exit 1 when the overall error exceeds E\n"
           "  --spec=FILE            run the launches of FILE, one per line (options as above)\n"
@@ -228,11 +228,12 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
         if ((v = optval(a, "--max-error"))) {
             char *end;
             o->max_error = strtod(v, &end);
+            o->error_mode = true;
             if (end == v || *end || !(o->max_error >= 0)) goto bad;
             continue;
         }
         if ((v = optval(a, "--outputs"))) {
-            o->has_outputs = true;
+            o->has_outputs = o->error_mode = true;
             for (const char *p = v; *p;) {
                 char *end;
                 long k = strtol(p, &end, 10);
@@ -509,7 +510,7 @@ static int run_error(Opts *o)
             putchar('\n');
         }
         double e = emu_error_value(&all, o->metric);
-        printf("error %s overall: %.9g over %zu elements (B under --approx=%s)\n", mn, e, all.n, emu_approx_name(o->L.approx.mode));
+        printf("error %s overall: %.9g over %zu elements (--approx=%s)\n", mn, e, all.n, emu_approx_name(o->L.approx.mode));
         if (o->max_error >= 0 && !(e <= o->max_error)) {
             printf("error %s %.9g exceeds --max-error=%g\n", mn, e, o->max_error);
             rc = ST_FAIL;
@@ -520,6 +521,20 @@ static int run_error(Opts *o)
     ir_module_free(ma);
     ir_module_free(mb);
     return rc;
+}
+
+/* One launch: a run, a comparison, or an error measurement. */
+static int dispatch(Opts *o)
+{
+    if (!o->diff && o->error_mode) {
+        fprintf(stderr, "ptxopt-emu: --error-metric, --max-error and --outputs need --diff A.ptx B.ptx\n");
+        return ST_USAGE;
+    }
+    if (o->diff && o->error_mode && (o->tol.ulp || o->tol.rel > 0)) {
+        fprintf(stderr, "ptxopt-emu: --ulp/--rel compare; --error-metric measures: give one of them\n");
+        return ST_USAGE;
+    }
+    return o->diff ? (o->error_mode ? run_error(o) : run_diff(o)) : run_single(o);
 }
 
 /* ------------------------------------------------------------- spec files */
@@ -546,7 +561,7 @@ static int run_spec(const char *path, const Opts *base)
         int rc = parse_args(argc, argv, &o, false);
         if (rc < 0) {
             if (!o.file) o.file = base->file;
-            rc = o.diff ? (o.error_mode ? run_error(&o) : run_diff(&o)) : run_single(&o);
+            rc = dispatch(&o);
         }
         if (rc != ST_OK) fprintf(stderr, "ptxopt-emu: %s:%d: launch failed\n", path, lineno);
         if (rc > worst) worst = rc;
@@ -566,13 +581,7 @@ int main(int argc, char **argv)
         const char *v = optval(argv[i], "--spec");
         if (v) { rc = run_spec(v, &o); opts_free(&o); return rc; }
     }
-    if (!o.diff && (o.error_mode || o.max_error >= 0 || o.has_outputs)) {
-        fprintf(stderr, "ptxopt-emu: --error-metric, --max-error and --outputs need --diff A.ptx B.ptx\n");
-        opts_free(&o);
-        return ST_USAGE;
-    }
-    if (o.max_error >= 0 && !o.error_mode) o.error_mode = true;   /* --max-error alone: the default metric */
-    rc = o.diff ? (o.error_mode ? run_error(&o) : run_diff(&o)) : run_single(&o);
+    rc = dispatch(&o);
     opts_free(&o);
     return rc;
 }

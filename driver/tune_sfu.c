@@ -11,7 +11,7 @@
  * E(lambda) is measured in the emulator: the kernel rewritten with
  * sfu<lambda=L;key=KEY[;OPTIONS]> runs under --approx=bound (every
  * approximate instruction at the worst end of its documented error, so the
- * error is an upper estimate) against the input run under the exact model,
+ * error is an upper estimate) against the input run under the same model,
  * on the user's launch (--sfu-launch), with the pluggable metric
  * (--error-metric, mean relative error by default).  The candidate run's
  * emulator counters (SFU against FMA/ALU issues) are printed beside each

@@ -215,8 +215,7 @@ double emu_buffer_value(const EmuBuffer *b, size_t i);
 void emu_error_add(EmuErrorAcc *acc, double ref, double cand);
 void emu_error_merge(EmuErrorAcc *into, const EmuErrorAcc *from);
 double emu_error_value(const EmuErrorAcc *acc, EmuMetric m);
-/* Runs ref under the exact model and cand under L's model with the same
- * launch and inputs, and accumulates the error of the output buffers:
+/* Runs ref and cand with the same launch, inputs and error model (L's), and accumulates the error of the output buffers:
  * outputs[k] (NULL: every buffer the reference run wrote).  per has
  * L->nargs entries.  false after writing why to err (a run failed, or no
  * output).  cand_counters (may be NULL) gets the candidate run's counters. */
