@@ -42,9 +42,41 @@ def step(x, k):
     return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
 
 
+def gross(op, x):
+    """rcp/rsqrt.approx.ftz.f64 by their definition: the upper word of x,
+    the result truncated to 1.11.20 (low word zero)."""
+    hi = struct.unpack("<Q", struct.pack("<d", x))[0] & 0xFFFFFFFF00000000
+    xv = struct.unpack("<d", struct.pack("<Q", hi))[0]
+    r = 1 / xv if op == "rcp" else 1 / math.sqrt(xv)
+    rb = struct.unpack("<Q", struct.pack("<d", r))[0] & 0xFFFFFFFF00000000
+    return struct.unpack("<d", struct.pack("<Q", rb))[0]
+
+
+def check_f64(mode, a):
+    """Inputs/approx_f64_ftz.ptx: the gross f64 forms (bit-wise model in
+    bound/random mode, the rounded exact value in exact mode) and .ftz on
+    a subnormal sin.approx input (flushed: the result is zero; without
+    .ftz it is not)."""
+    xs, outd, outf = load(a["in"], "f64"), load(a["outd"], "f64"), load(a["outf"], "f32")
+    bad = []
+    for i, x in enumerate(xs):
+        for k, (op, arg) in enumerate((("rcp", x), ("rsqrt", abs(x)))):
+            want = gross(op, arg) if mode != "exact" else (1 / arg if op == "rcp" else 1 / math.sqrt(arg))
+            if outd[2 * i + k] != want:
+                bad.append("%s.approx.ftz.f64(%r) = %r, want %r" % (op, arg, outd[2 * i + k], want))
+        if outf[2 * i] != 0 or outf[2 * i + 1] == 0:
+            bad.append("sin.approx(.ftz) of the subnormal %r: %r (ftz), %r" % (x * 2.0 ** -140, outf[2 * i], outf[2 * i + 1]))
+    for b in bad[:10]:
+        print("FAIL", b)
+    print("f64/ftz %s: %d inputs, %d failures" % (mode, len(xs), len(bad)))
+    sys.exit(1 if bad else 0)
+
+
 def main():
     mode = sys.argv[1]
     a = dict(s.split("=", 1) for s in sys.argv[2:])
+    if "outd" in a:
+        check_f64(mode, a)
     xs, out = load(a["in"], "f32"), load(a["out"], "f32")
     bad = []
     for i, x in enumerate(xs):
