@@ -26,6 +26,7 @@ typedef struct Tuner Tuner;
 typedef struct TuneHeuStep { int lambda; double error; } TuneHeuStep;
 typedef struct TuneHeu {
     int lambda;                  /* the answer */
+    double qos;                  /* the bound used (q, or q_ratio * E(lambda_max)) */
     int nruns;                   /* E evaluations */
     int nsteps;
     TuneHeuStep steps[TUNE_HEU_MAX_STEPS];   /* every sample, in order */
@@ -33,8 +34,9 @@ typedef struct TuneHeu {
 typedef double (*TuneErrFn)(int lambda, void *ctx);   /* NAN: the sample failed */
 /* The thesis's HEU: the largest lambda in 0..lambda_max with E <= q
  * (regula falsi from (0, 0) and (lambda_max, E(lambda_max)), then a
- * step-down repair).  false when a sample failed. */
-bool tune_heu(int lambda_max, double q, TuneErrFn f, void *ctx, TuneHeu *h);
+ * step-down repair); q_ratio > 0: q = q_ratio * E(lambda_max) instead.
+ * false when a sample failed. */
+bool tune_heu(int lambda_max, double q, double q_ratio, TuneErrFn f, void *ctx, TuneHeu *h);
 
 typedef struct TuneSfu {
     bool enabled;
@@ -44,6 +46,7 @@ typedef struct TuneSfu {
     int nargs;
     bool has_outputs, outputs[TUNE_SFU_MAX_ARGS];
     double qos;                  /* --qos (0.01) */
+    double qos_ratio;            /* --qos-ratio: qos = ratio * E(W), 0 = off */
     EmuMetric metric;            /* --error-metric (mre) */
     const char *key;             /* --sfu-key: warp (default) | warpid */
     const char *options;         /* --sfu-options: more pass options, or NULL */

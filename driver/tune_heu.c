@@ -11,6 +11,8 @@
  *           run it; E == q: done; E < q: lo = it; else hi = it
  *   until hi - lo <= 1;  lambda* = lo;
  *   step-down repair (non-smooth E): while E(lambda*) > q, lambda* - 1.
+ * With a QoS ratio r (the thesis's QoS_ratio, in error terms) the bound is
+ * q = r * E(Lambda), known after the first sample.
  * One guard the restatement leaves implicit: the interpolated lambda is
  * clamped into (lo, hi), so a flat segment cannot repeat a sample forever.
  * A lambda already sampled is not run again. */
@@ -33,13 +35,15 @@ static double sample(TuneHeu *h, int lambda, TuneErrFn f, void *ctx)
     return e;
 }
 
-bool tune_heu(int lambda_max, double q, TuneErrFn f, void *ctx, TuneHeu *h)
+bool tune_heu(int lambda_max, double q, double q_ratio, TuneErrFn f, void *ctx, TuneHeu *h)
 {
     memset(h, 0, sizeof *h);
     h->lambda = 0;
+    h->qos = q;
     if (lambda_max <= 0) return true;
     double eh = sample(h, lambda_max, f, ctx);
     if (isnan(eh)) return false;
+    if (q_ratio > 0) h->qos = q = q_ratio * eh;
     if (eh <= q) { h->lambda = lambda_max; return true; }
     int lo = 0, hi = lambda_max;
     double elo = 0;

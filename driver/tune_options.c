@@ -56,6 +56,7 @@ static void usage(FILE *out)
           "                          this launch (ptxopt-emu's --grid, --block, --arg,\n"
           "                          --shared-dyn, --outputs), error under --approx=bound\n"
           "      --qos=E             the sfu dimension's error bound (0.01)\n"
+          "      --qos-ratio=R       instead: R x the error with every warp approximate\n"
           "      --error-metric=mre|maxrel|maxabs|rmse  its metric (mre)\n"
           "      --sfu-key=warp|warpid  the pass's split key (warp)\n"
           "      --sfu-options=OPTS  more sfu pass options, e.g. 'sites=sin,cos;f64=1'\n"
@@ -98,7 +99,7 @@ static double parse_double(const char *opt, const char *v)
 enum {
     OPT_ARCH = 256, OPT_BLOCK, OPT_DSMEM, OPT_GRID, OPT_MAXRREG, OPT_DRY, OPT_MEASURE, OPT_REPEAT, OPT_TIMEOUT,
     OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS, OPT_RESUME,
-    OPT_SFU_LAUNCH, OPT_QOS, OPT_METRIC, OPT_SFU_KEY, OPT_SFU_OPTIONS
+    OPT_SFU_LAUNCH, OPT_QOS, OPT_QOS_RATIO, OPT_METRIC, OPT_SFU_KEY, OPT_SFU_OPTIONS
 };
 
 void tune_parse_args(int argc, char **argv, Config *c)
@@ -123,6 +124,7 @@ void tune_parse_args(int argc, char **argv, Config *c)
         { "no-regs", no_argument, NULL, OPT_NOREGS },
         { "sfu-launch", required_argument, NULL, OPT_SFU_LAUNCH },
         { "qos", required_argument, NULL, OPT_QOS },
+        { "qos-ratio", required_argument, NULL, OPT_QOS_RATIO },
         { "error-metric", required_argument, NULL, OPT_METRIC },
         { "sfu-key", required_argument, NULL, OPT_SFU_KEY },
         { "sfu-options", required_argument, NULL, OPT_SFU_OPTIONS },
@@ -180,6 +182,10 @@ void tune_parse_args(int argc, char **argv, Config *c)
             c->sfu.enabled = true;
             break;
         case OPT_QOS: c->sfu.qos = parse_double("qos", optarg); break;
+        case OPT_QOS_RATIO:
+            c->sfu.qos_ratio = parse_double("qos-ratio", optarg);
+            if (c->sfu.qos_ratio <= 0) usage_error("--qos-ratio must be > 0 (got '%s')", optarg);
+            break;
         case OPT_METRIC:
             if (!emu_metric_parse(optarg, &c->sfu.metric)) usage_error("invalid --error-metric '%s' (mre, maxrel, maxabs, rmse)", optarg);
             break;
@@ -217,6 +223,8 @@ void tune_parse_args(int argc, char **argv, Config *c)
         usage_error("--resume=%s: the report to resume from is the JSON one (a name not ending in .csv)", c->resume);
     if (c->sfu.enabled && !c->block) c->block = (long)c->sfu.L.block[0] * c->sfu.L.block[1] * c->sfu.L.block[2];
     if (c->sfu.enabled && !c->grid) c->grid = (long)c->sfu.L.grid[0] * c->sfu.L.grid[1] * c->sfu.L.grid[2];
+    if (!c->sfu.enabled && (c->sfu.qos != 0.01 || c->sfu.qos_ratio > 0 || strcmp(c->sfu.key, "warp") != 0 || c->sfu.options))
+        usage_error("--qos, --qos-ratio, --sfu-key and --sfu-options belong to the sfu dimension: add --sfu-launch%s", "");
     if (c->no_regs && !c->ndims && !c->sfu.enabled) usage_error("--no-regs leaves nothing to tune: add a --dim or --sfu-launch%s", "");
     for (int i = 0; i < c->ndims; i++)
         if (strcasecmp(c->dims[i].name, "sfu") == 0 && c->sfu.enabled)

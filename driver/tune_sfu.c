@@ -146,7 +146,7 @@ static void sfu_values(TuneDim *d, const Arch *a, const TuneKernel *k)
     EmuProgram *ref = m ? emu_program_new(m, stderr) : NULL;
     Probe pr = { s, k, ref };
     TuneHeu h;
-    bool ok = ref && tune_heu(W, s->qos, measure, &pr, &h);
+    bool ok = ref && tune_heu(W, s->qos, s->qos_ratio, measure, &pr, &h);
     if (ref) emu_program_free(ref);
     if (m) ir_module_free(m);
     if (!ok) {
@@ -154,8 +154,9 @@ static void sfu_values(TuneDim *d, const Arch *a, const TuneKernel *k)
         d->values[d->nvalues++] = strdup("0");
         return;
     }
-    tune_progress(t, "sfu: %s: W=%d warps per CTA, QoS %s <= %g: lambda=%d after %d emulator run%s", k->name, W,
-                  emu_metric_name(s->metric), s->qos, h.lambda, h.nruns, h.nruns == 1 ? "" : "s");
+    tune_progress(t, "sfu: %s: W=%d warps per CTA, QoS %s <= %g%s: lambda=%d after %d emulator run%s", k->name, W,
+                  emu_metric_name(s->metric), h.qos, s->qos_ratio > 0 ? " (--qos-ratio x the all-approximate error)" : "",
+                  h.lambda, h.nruns, h.nruns == 1 ? "" : "s");
     d->values[d->nvalues++] = xasprintf("%d", h.lambda);
     s->chosen = h.lambda;
     s->nsteps = h.nsteps;

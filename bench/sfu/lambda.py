@@ -134,13 +134,12 @@ def main():
             print("thesis (Table 6.4, Maxwell): " + "; ".join(
                 "%s SFU %.1fx throughput, error %.3g" % THESIS_FN[fn] for fn in fns))
             if err_all is not None and err_all > 0:
-                q = a.qos_ratio * err_all
-                r = run([a.tune, "--dry-run", "--no-regs", "--sfu-launch=" + launch, "--qos=%.9g" % q,
+                r = run([a.tune, "--dry-run", "--no-regs", "--sfu-launch=" + launch, "--qos-ratio=%g" % a.qos_ratio,
                          "--workdir=" + os.path.join(tmp, name + ".tune"), src])
-                m = re.search(r"lambda=(\d+) after (\d+) emulator run", r.stderr)
+                m = re.search(r"QoS mre <= (\S+).*lambda=(\d+) after (\d+) emulator run", r.stderr)
                 if m:
-                    print("ptxopt-tune (HEU, QoS mre <= %.3g = %.2f x all-approximate): lambda = %s after %s runs"
-                          % (q, a.qos_ratio, m.group(1), m.group(2)))
+                    print("ptxopt-tune (HEU, --qos-ratio=%g: mre <= %s): lambda = %s after %s emulator runs"
+                          % (a.qos_ratio, m.group(1), m.group(2), m.group(3)))
                 else:
                     print("ptxopt-tune failed: %s" % r.stderr.strip()[-400:])
     print()
