@@ -3,7 +3,7 @@
 #
 #   bash testsuite/sfu/Inputs/regen.sh
 #
-# For every NAME.cu beside this script: NAME.sm_80.ptx with nvcc's default
+# For every evaluation kernel NAME.cu listed below: NAME.sm_80.ptx with nvcc's default
 # flags (the precise library code the sfu pass rewrites) and
 # NAME.fast.sm_80.ptx with -use_fast_math (nvcc's own approximate forms:
 # a reference point for the error model), each checked with ptxas.
@@ -13,8 +13,8 @@ dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 cd "$dir"
-for cu in *.cu; do
-    name=${cu%.cu}
+for name in blackscholes boxmuller nbody mriq; do
+    cu=$name.cu
     "$nvcc" -arch=sm_80 -ptx "$cu" -o "$name.sm_80.ptx"
     "$nvcc" -arch=sm_80 -ptx -use_fast_math "$cu" -o "$name.fast.sm_80.ptx"
     for p in "$name.sm_80.ptx" "$name.fast.sm_80.ptx"; do
