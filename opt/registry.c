@@ -4,11 +4,13 @@
 
 #include "opt/pass.h"
 #include "opt/regtune.h"
+#include "opt/sfu/sfu.h"
 #include "opt/shuffle/shuffle.h"
 
 static const PassInfo *const passes[] = {
     &pass_regtune,
     &pass_shuffle,
+    &pass_sfu,
     NULL /* placeholder: keeps the array non-empty */
 };
 

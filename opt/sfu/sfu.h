@@ -1,0 +1,38 @@
+/* sfu.h — SFU approximation splitting (Ang Li's thesis ch. 6, ICS'16;
+ * research/seed-002-sfu-lock.md §2, checklist S1-S13).
+ *
+ *   --passes='sfu'                                   every warp approximate
+ *   --passes='sfu<lambda=K;key=warp|warpid;delivery=imm|global;sites=div,rcp,...;f64=0|1;gate=0|1>'
+ *
+ * Sites: single-instruction precise operations (div.rn/div.full, rcp.rn,
+ * sqrt.rn, the sqrt.rn + rcp.rn pair as rsqrt; f64 forms with f64=1) and
+ * the library code nvcc inlines for sinf, cosf, expf, exp10f, logf, log2f,
+ * powf and tanhf, recognised by fingerprints generated from nvcc's own
+ * output (opt/sfu/fingerprints/gen.py, one data file per toolkit).  Each
+ * site's approximate form is the thesis's SFU sequence (ex2.approx with
+ * log2(e), lg2.approx with ln 2, sin/cos/rcp/rsqrt/sqrt/div.approx), .ftz
+ * as in the original.  Explicit .rz/.rm/.rp are left alone.
+ *
+ * Split: the region (the outermost loop holding sites, else the kernel's
+ * body) is cloned; warps whose key is below lambda run the approximate
+ * copy.  key=warp: the warp's index in its CTA (the deterministic global
+ * warp index ctaid_linear * W + tid_linear / 32, modulo the W warps of a
+ * CTA), so lambda of the W warps of every CTA are approximate; key=warpid:
+ * %warpid as the thesis did (nondeterministic: a warp's slot depends on
+ * scheduling).  lambda=0 with delivery=imm leaves the kernel
+ * byte-identical; lambda=all (or >= W under .reqntid) emits only the
+ * approximate code.  delivery=global reads lambda from the module
+ * variable .global .u32 __ptxopt_sfu_lambda (initialised to lambda; a host
+ * may overwrite it with cuModuleGetGlobal).  Aligned barriers in cloned
+ * regions become barrier.sync (non-aligned).  A split kernel carries the
+ * label prefix $__ptxopt_sfu: running the pass again does not split it
+ * twice.  gate=1 (default): ptxas -v after splitting, a warning when the
+ * registers rise enough to lower occupancy.  Details: ptxopt-passes(7). */
+#ifndef PTXOPT_SFU_H
+#define PTXOPT_SFU_H
+
+#include "opt/pass.h"
+
+extern const PassInfo pass_sfu;
+
+#endif
