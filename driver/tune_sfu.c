@@ -14,7 +14,8 @@
  * error is an upper estimate) against the input run under the same model,
  * on the user's launch (--sfu-launch), with the pluggable metric
  * (--error-metric, mean relative error by default).  The candidate run's
- * emulator counters (SFU against FMA/ALU issues) are printed beside each
+ * emulator counters under the hanoi policy (SFU against FMA/ALU issues,
+ * deterministic) are printed beside each
  * sample as the cost signal when there is no GPU; the chosen lambda then
  * becomes the dimension's one value, built with ptxas and ranked (or
  * timed with --measure) against the baseline like any variant.
@@ -78,6 +79,7 @@ bool tune_sfu_parse_launch(TuneSfu *s, const char *text, char *err, size_t errsz
     s->L.args = s->args;
     s->L.nargs = s->nargs;
     s->L.approx.mode = EMU_APPROX_BOUND;
+    s->L.policy = EMU_POLICY_HANOI;   /* deterministic issue counts (ITS's random splits inflate them) */
     return ok;
 }
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""sfuerr.py -- compares the overall errors two `ptxopt-emu --error-metric`
-outputs print: `sfuerr.py less A B` exits 0 when A's overall error is
-strictly below B's (and prints both), 1 otherwise."""
+"""sfuerr.py -- compares the overall errors `ptxopt-emu --error-metric`
+outputs print, and exits 0 when the comparison holds (1 otherwise):
+    sfuerr.py less A B            A's error strictly below B's
+    sfuerr.py equal A B           the same error
+    sfuerr.py increasing A B ...  each error strictly above the one before"""
+import os
 import sys
 
 
@@ -13,10 +16,15 @@ def overall(path):
 
 
 def main():
-    op, a, b = sys.argv[1], overall(sys.argv[2]), overall(sys.argv[3])
-    print("%s: %.9g  %s: %.9g" % (sys.argv[2], a, sys.argv[3], b))
+    op, files = sys.argv[1], sys.argv[2:]
+    errs = [overall(f) for f in files]
+    print("  ".join("%s: %.9g" % (os.path.basename(f), e) for f, e in zip(files, errs)))
     if op == "less":
-        sys.exit(0 if a < b else 1)
+        sys.exit(0 if errs[0] < errs[1] else 1)
+    if op == "equal":
+        sys.exit(0 if errs[0] == errs[1] else 1)
+    if op == "increasing":
+        sys.exit(0 if all(a < b for a, b in zip(errs, errs[1:])) else 1)
     sys.exit("sfuerr.py: unknown comparison %s" % op)
 
 
