@@ -124,9 +124,13 @@ int sfu_region_stmts(const SfuSite *s, Stmt ***out);
 const char *sfu_replacement_text(const SfuSite *s);
 const char *sfu_error_bound(const SfuSite *s);
 /* Replaces the site in place: its region's statements are removed (labels
- * too, the exit label stays) and the approximate sequence takes their place.
+ * too, the exit label stays) and the approximate sequence takes their place;
+ * feeds (NULL, or fn->nregs flags) collects the registers the region read.
  * Needs tanh: .target sm_75 and .version 7.0 (checked by the caller). */
-void sfu_replace(Function *fn, SfuSite *s);
+void sfu_replace(Function *fn, SfuSite *s, uint8_t *feeds);
+/* feeds[reg] (size nfeeds): registers the replaced regions read; the pure
+ * instructions that computed only those, now dead, are removed. */
+void sfu_sweep(Function *fn, uint8_t *feeds, uint32_t nfeeds);
 
 /* ------------------------------------------------------------ split */
 

@@ -48,6 +48,7 @@ static bool run_function(Function *fn, const SfuOptions *o, Remarks *rm)
     sfu_find_single(fn, o, rm, &v, &n, &cap);
     int good = 0;
     char buf[160];
+    bool apply = !(o->lambda == 0 && o->delivery == DELIVER_IMM);
     for (int i = 0; i < n; i++) {
         SfuSite *s = &v[i];
         if (s->fp) sfu_check_region(fn, s);
@@ -57,7 +58,9 @@ static bool run_function(Function *fn, const SfuOptions *o, Remarks *rm)
             remark(rm, PASS, fn, s->first, REMARK_MISSED, "site %s: left alone: %s", site_what(s, buf, sizeof buf), s->refused);
             continue;
         }
-        remark(rm, PASS, fn, s->first, REMARK_ANALYSIS, "site %s: %s -> %s; documented error: %s", sfu_kind_name(s->kind),
+        /* applied: one per site the approximate code gets (the tallies count them) */
+        remark(rm, PASS, fn, s->first, apply ? REMARK_APPLIED : REMARK_ANALYSIS, "site %s: %s -> %s; documented error: %s",
+               sfu_kind_name(s->kind),
                site_what(s, buf, sizeof buf), sfu_replacement_text(s), sfu_error_bound(s));
         v[good++] = *s;
     }
@@ -99,7 +102,7 @@ static int sfu_run(Module *m, const PassInvocation *inv, PassContext *ctx)
 
 const PassInfo pass_sfu = {
     .name = "sfu",
-    .summary = "split warps between precise math and SFU approximations (lambda of W warps approximate)",
+    .summary = "SFU approximation splitting: lambda of each CTA's warps run div/sqrt/sinf/expf/... as SFU approximations",
     .function_local = false,   /* delivery=global adds a module variable; the gate reads the whole module */
     .keys = sfu_keys,
     .run = sfu_run,

@@ -154,11 +154,22 @@ static void sequence(Emit *e, const SfuSite *s, Operand d)
 #undef OP
 }
 
-void sfu_replace(Function *fn, SfuSite *s)
+void sfu_replace(Function *fn, SfuSite *s, uint8_t *feeds)
 {
     /* the region's statements in layout order; interleaved and kept ones move in front */
     Stmt **all;
     int n = sfu_region_stmts(s, &all);
+    /* what the region read: the code computing it may now be dead (sfu_sweep) */
+    for (int k = 0; feeds && k < n; k++) {
+        if (all[k]->kind != STMT_INSTR) continue;
+        bool keep = false;
+        for (int j = 0; j < s->nskip; j++) keep |= s->skip[j] == all[k];
+        if (keep) continue;
+        RegRef refs[32];
+        int nr = refs_of_instr(fn, &all[k]->u.instr, refs, 32);
+        for (int j = 0; j < nr && j < 32; j++)
+            if ((refs[j].flags & REF_USE) && refs[j].reg < fn->nregs) feeds[refs[j].reg] = 1;
+    }
     Block *home = s->first->block, *lastb = s->last->block;
     Stmt *anchor = ir_new_label(fn, STR_LIT("")); /* placeholder, removed below */
     anchor->kind = STMT_DIRECTIVE;
@@ -206,4 +217,71 @@ void sfu_replace(Function *fn, SfuSite *s)
     ir_renumber_blocks(fn);
     analysis_invalidate(fn);
     free(all);
+}
+
+/* Removes the pure instructions that only fed replaced regions (a register
+ * in feeds, dead right after them: sinf's local-table pointer, powf's
+ * test of y's parity), and what fed those, so the approximate code does
+ * not keep the precise code's set-up alive (ptxas would keep the local
+ * table, 32 bytes of stack, for an unused pointer).  Nothing else is
+ * touched. */
+void sfu_sweep(Function *fn, uint8_t *feeds, uint32_t nfeeds)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        analysis_invalidate(fn);
+        const Cfg *c = cfg_get(fn);
+        const Liveness *l = liveness_get(fn);
+        const RegRefs *rr = refs_get(fn);
+        uint64_t *set = calloc(l->words ? l->words : 1, sizeof *set);
+        Stmt **dead = calloc(c->ninstr ? c->ninstr : 1, sizeof *dead);
+        uint32_t ndead = 0;
+        for (uint32_t i = 0; i < c->ninstr; i++) {
+            Stmt *st = c->instr[i];
+            const Instr *in = &st->u.instr;
+            if (!(opcode_flags_full(in->full.p, in->full.len) & OPF_PURE) || in->op == OP_UNKNOWN) continue;
+            uint32_t b = c->instr_block[i];
+            if (i + 1 < c->block_instr[b + 1]) liveness_before(l, rr, i + 1, set);
+            else memcpy(set, l->live_out + (size_t)b * l->words, sizeof *set * l->words);
+            bool ok = false;
+            for (uint32_t k = rr->start[i]; k < rr->start[i + 1]; k++) {
+                const RegRef *r = &rr->refs[k];
+                if (!(r->flags & REF_DEF)) continue;
+                if (r->reg >= nfeeds || !feeds[r->reg] || live_bit(set, r->reg)) {
+                    ok = false;
+                    break;
+                }
+                ok = true;
+            }
+            if (!ok) continue;
+            for (uint32_t k = rr->start[i]; k < rr->start[i + 1]; k++)
+                if ((rr->refs[k].flags & REF_USE) && rr->refs[k].reg < nfeeds) feeds[rr->refs[k].reg] = 1;
+            dead[ndead++] = st;
+        }
+        for (uint32_t k = 0; k < ndead; k++) ir_remove(dead[k]);
+        changed = ndead > 0;
+        free(set), free(dead);
+    }
+    /* nvcc's local depot, when nothing addresses it any more (ptxas would
+     * still give it stack) */
+    FOR_EACH_BLOCK (b, fn)
+        for (Stmt *d = b->first, *nx; d; d = nx) {
+            nx = d->next;
+            if (d->kind != STMT_DECL || !str_eqc(d->u.decl->space, ".local") || d->u.decl->ndecl != 1 ||
+                !str_starts(d->u.decl->decls[0].name, "__local_depot"))
+                continue;
+            Str name = d->u.decl->decls[0].name;
+            bool used = false;
+            FOR_EACH_BLOCK (b2, fn)
+                FOR_EACH_STMT (t, b2) {
+                    if (t->kind != STMT_INSTR) continue;
+                    for (int k = 0; k < t->u.instr.nops && !used; k++) {
+                        const Operand *o = &t->u.instr.ops[k];
+                        const Operand *base = o->kind == OPND_ADDR && o->n ? &o->u.elems[0] : o;
+                        used |= base->kind == OPND_SYM && str_eq(opnd_text(base), name);
+                    }
+                }
+            if (!used) ir_remove(d);
+        }
+    analysis_invalidate(fn);
 }

@@ -225,8 +225,12 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
     bool all = o->delivery == DELIVER_IMM &&
                (o->lambda >= SFU_LAMBDA_ALL || (o->key == KEY_WARP && W && o->lambda >= W) || (o->key == KEY_WARPID && o->lambda >= 64));
     if (all) {
-        for (int i = 0; i < n; i++) sfu_replace(fn, &v[i]);
-        remark(rm, PASS, fn, NULL, REMARK_APPLIED, "lambda=%s: every warp approximate, %d sites replaced in place (no split)",
+        uint32_t nf = fn->nregs;
+        uint8_t *feeds = calloc(nf ? nf : 1, 1);
+        for (int i = 0; i < n; i++) sfu_replace(fn, &v[i], feeds);
+        sfu_sweep(fn, feeds, nf);
+        free(feeds);
+        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "lambda=%s: every warp approximate, %d sites replaced in place (no split)",
                o->lambda >= SFU_LAMBDA_ALL ? "all" : o->lambda >= 64 ? ">=64" : "W", n);
         return false;
     }
@@ -366,17 +370,21 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         }
         ir_append(d, bra);
         ir_renumber_blocks(fn);
-        for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i]);
+        uint32_t nf = fn->nregs;
+        uint8_t *feeds = calloc(nf ? nf : 1, 1);
+        for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i], feeds);
+        sfu_sweep(fn, feeds, nf);
+        free(feeds);
         replaced += nc;
         free(cs);
         char lam[96];
         if (o->delivery == DELIVER_GLOBAL) snprintf(lam, sizeof lam, "%s (initially %ld)", SFU_LAMBDA_SYMBOL, o->lambda);
         else snprintf(lam, sizeof lam, "%ld", o->lambda);
-        remark(rm, PASS, fn, region_line, REMARK_APPLIED, "split: %s cloned; warps with %s < %s run the approximate copy",
+        remark(rm, PASS, fn, region_line, REMARK_ANALYSIS, "split: %s cloned; warps with %s < %s run the approximate copy",
                whole ? "the function body" : "the outermost loop", o->key == KEY_WARP ? "warp-in-CTA index" : "%warpid", lam);
     }
     analysis_invalidate(fn);
-    remark(rm, PASS, fn, NULL, REMARK_APPLIED, "split into %d region%s, %d sites replaced in the approximate copies (lambda %ld%s, key=%s)",
+    remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "split into %d region%s, %d sites replaced in the approximate copies (lambda %ld%s, key=%s)",
            nr, nr == 1 ? "" : "s", replaced, o->lambda, W ? "" : ", W unknown", o->key == KEY_WARP ? "warp" : "warpid");
     free(reg_of), free(rs);
     return replaced > 0;

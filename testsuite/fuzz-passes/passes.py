@@ -18,4 +18,11 @@ CONFIGS = [
     ("shuffle-checks", "shuffle<max-delta=31;max-shuffles=1000;loops=1;unsigned=1;clamp=1;profit=off>", ""),
     ("regtune-l2", "regtune<level=2;block=128>", ""),
     ("regtune-maxnreg32", "regtune<maxnreg=32>", ""),
+    # sfu: lambda=0 leaves the program byte-identical (bit for bit); with
+    # lambda > 0 the approximate warps may differ within the documented
+    # bounds of the approximations (relative 1e-5 covers div/rcp/sqrt/
+    # rsqrt.approx and the library sequences on the generator's values)
+    ("sfu-l0", "sfu<lambda=0>", ""),
+    ("sfu-l1", "sfu<lambda=1;gate=off>", "--rel=1e-5"),
+    ("sfu-all", "sfu<lambda=all;gate=off>", "--rel=1e-5"),
 ]
