@@ -52,8 +52,6 @@ typedef struct TuneSfu {
     const char *options;         /* --sfu-options: more pass options, or NULL */
     char *fragment;
     Tuner *tuner;
-    int chosen, nsteps;
-    TuneHeuStep steps[TUNE_HEU_MAX_STEPS];
 } TuneSfu;
 bool tune_sfu_parse_launch(TuneSfu *s, const char *text, char *err, size_t errsz);
 void tune_sfu_free(TuneSfu *s);

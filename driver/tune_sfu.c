@@ -160,9 +160,6 @@ static void sfu_values(TuneDim *d, const Arch *a, const TuneKernel *k)
                   emu_metric_name(s->metric), h.qos, s->qos_ratio > 0 ? " (--qos-ratio x the all-approximate error)" : "",
                   h.lambda, h.nruns, h.nruns == 1 ? "" : "s");
     d->values[d->nvalues++] = xasprintf("%d", h.lambda);
-    s->chosen = h.lambda;
-    s->nsteps = h.nsteps;
-    memcpy(s->steps, h.steps, sizeof h.steps);
 }
 
 TuneDim tune_sfu_dim(TuneSfu *s)
