@@ -57,6 +57,8 @@
 #include "emu/fp.h"
 #include "emu/internal.h"
 
+#define PI 3.14159265358979323846
+
 /* --------------------------------------------------------------- options */
 
 bool emu_approx_parse(const char *s, EmuApprox *out)
@@ -107,8 +109,8 @@ bool emu_approx_bound_f32(int op, bool full, float a, float b, EmuApproxBound *o
     switch (op) {
     case EK_FSIN: case EK_FCOS:
         out->kind = EMU_BOUND_ABS;
-        if (x <= 2 * M_PI) { out->value = exp2(-20.5); out->what = "|a| <= 2pi"; }
-        else if (x <= 100 * M_PI) { out->value = exp2(-14.7); out->what = "|a| <= 100pi"; }
+        if (x <= 2 * PI) { out->value = exp2(-20.5); out->what = "|a| <= 2pi"; }
+        else if (x <= 100 * PI) { out->value = exp2(-14.7); out->what = "|a| <= 100pi"; }
         else { out->value = exp2(-14.7); out->what = "|a| > 100pi: no documented bound, the widest used"; }
         return true;
     case EK_FEX2: out->kind = EMU_BOUND_ULP; out->value = 2; return true;
