@@ -82,7 +82,10 @@ def rewrite(ptxopt, pipeline, src, out, report):
         return None, r.stderr.strip()
     rep = json.load(open(report))
     for f in rep.get("sass", []):
-        for k in f.get("sass", {}).get("kernels", []):
+        sass = f.get("sass", {})
+        if "error" in sass:
+            return None, "no SASS: %s" % sass["error"]
+        for k in sass.get("kernels", []):
             return k, None
     return None, "no SASS in the report"
 
@@ -117,7 +120,7 @@ def main():
                 out = os.path.join(tmp, "%s.l%d.ptx" % (name, lam))
                 k, why = rewrite(a.ptxopt, "sfu<lambda=%d;key=warp>" % lam, src, out, out + ".json")
                 if k is None:
-                    print("%-8d the pass failed: %s" % (lam, why))
+                    print("%-8d %s" % (lam, why))
                     continue
                 e = emu_error(a.emu, src, out, launch)
                 s, f, al = emu_counts(a.emu, out, launch)
