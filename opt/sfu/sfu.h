@@ -2,7 +2,8 @@
  * research/seed-002-sfu-lock.md §2, checklist S1-S13).
  *
  *   --passes='sfu'                                   every warp approximate
- *   --passes='sfu<lambda=K;key=warp|warpid;delivery=imm|global;sites=div,rcp,...;f64=0|1;gate=0|1>'
+ *   --passes='sfu<lambda=K|all;key=warp|warpid;delivery=imm|global;sites=div,rcp,...;f64=0|1;
+ *                 gate=warn|maxnreg|off>'
  *
  * Sites: single-instruction precise operations (div.rn/div.full, rcp.rn,
  * sqrt.rn, the sqrt.rn + rcp.rn pair as rsqrt; f64 forms with f64=1) and
@@ -26,8 +27,9 @@
  * may overwrite it with cuModuleGetGlobal).  Aligned barriers in cloned
  * regions become barrier.sync (non-aligned).  A split kernel carries the
  * label prefix $__ptxopt_sfu: running the pass again does not split it
- * twice.  gate=1 (default): ptxas -v after splitting, a warning when the
- * registers rise enough to lower occupancy.  Details: ptxopt-passes(7). */
+ * twice.  gate=warn (default): ptxas -v after splitting, registers and
+ * occupancy in a remark, a warning when occupancy falls (gate=maxnreg:
+ * and .maxnreg at the original's registers).  Details: ptxopt-passes(7). */
 #ifndef PTXOPT_SFU_H
 #define PTXOPT_SFU_H
 

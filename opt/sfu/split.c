@@ -302,6 +302,10 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
             if (reg_of[i] != r) continue;
             map_site(&map, &v[i], &cs[nc]);
             if (cs[nc].first && cs[nc].last) nc++;
+            else
+                remark(rm, PASS, fn, v[i].first, REMARK_MISSED,
+                       "site %s: part of it lies outside the cloned region's blocks: precise in both copies",
+                       sfu_kind_name(v[i].kind));
         }
         /* the copy starts with a label of the split's own */
         Str approx = new_label(fn, "approx");
