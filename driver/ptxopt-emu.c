@@ -498,7 +498,9 @@ static int run_error(Opts *o)
         fprintf(stderr, "ptxopt-emu: --kernel-b is not supported with --error-metric\n");
         rc = ST_USAGE;
     } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, per, &all, NULL, err, sizeof err)) {
-        fprintf(stderr, "ptxopt-emu: %s\n", err);
+        size_t n = strlen(err);
+        while (n && err[n - 1] == '\n') err[--n] = 0;
+        fprintf(stderr, "ptxopt-emu: %s\n(the reference is %s, the candidate %s)\n", err, o->file, o->file_b);
         rc = ST_FAIL;
     } else {
         const char *mn = emu_metric_name(o->metric);
