@@ -52,10 +52,20 @@ typedef struct TuneSfu {
     const char *options;         /* --sfu-options: more pass options, or NULL */
     char *fragment;
     Tuner *tuner;
+    /* the emulator's dynamic mix per (kernel, lambda) sampled; lambda -1:
+     * the input as is (the baseline) */
+    int nmix, capmix;
+    struct TuneSfuMix { char *kernel; int lambda; double mix[UNIT_COUNT]; } *mix;
 } TuneSfu;
 bool tune_sfu_parse_launch(TuneSfu *s, const char *text, char *err, size_t errsz);
 void tune_sfu_free(TuneSfu *s);
 TuneDim tune_sfu_dim(TuneSfu *s);
+/* The emulator's dynamic instruction mix (warp-instruction issues per
+ * unit, per warp) of kernel's variant with sfu value `value` (NULL: the
+ * baseline; "0": the baseline's too), when the search ran it: the cost
+ * model ranks sfu variants by what runs, not by the static code, which
+ * holds both copies of the split region.  false when not sampled. */
+bool tune_sfu_mix(const TuneSfu *s, const char *kernel, const char *value, double mix[UNIT_COUNT]);
 
 typedef struct Config {
     const char *input, *output, *report, *arch_opt, *measure, *workdir, *ptxas, *resume;

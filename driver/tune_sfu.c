@@ -15,7 +15,8 @@
  * on the user's launch (--sfu-launch), with the pluggable metric
  * (--error-metric, mean relative error by default).  The candidate run's
  * emulator counters under the hanoi policy (SFU against FMA/ALU issues,
- * deterministic) are printed beside each
+ * deterministic) are kept as the variant's dynamic mix, which the cost
+ * model ranks by when there is no GPU (tune_sfu_mix), and printed beside each
  * sample as the cost signal when there is no GPU; the chosen lambda then
  * becomes the dimension's one value, built with ptxas and ranked (or
  * timed with --measure) against the baseline like any variant.
@@ -85,6 +86,10 @@ bool tune_sfu_parse_launch(TuneSfu *s, const char *text, char *err, size_t errsz
 
 void tune_sfu_free(TuneSfu *s)
 {
+    for (int i = 0; i < s->nmix; i++) free(s->mix[i].kernel);
+    free(s->mix);
+    s->mix = NULL;
+    s->nmix = s->capmix = 0;
     for (int i = 0; i < s->nargs; i++) emu_arg_free(&s->args[i]);
     free(s->text);
     s->text = NULL;
@@ -98,6 +103,44 @@ typedef struct Probe {
     const TuneKernel *k;
     EmuProgram *ref;
 } Probe;
+
+/* Emulator classes -> cost-model units, per warp of the launch. */
+static void keep_mix(TuneSfu *s, const char *kernel, int lambda, const EmuCounters *c)
+{
+    static const signed char unit[EMU_CLS_COUNT] = {
+        [EMU_CLS_ALU] = UNIT_INT, [EMU_CLS_FMA] = UNIT_FP32, [EMU_CLS_SFU] = UNIT_SFU, [EMU_CLS_MEM] = UNIT_GLOBAL,
+        [EMU_CLS_SHUFFLE] = UNIT_SHUFFLE, [EMU_CLS_BARRIER] = UNIT_BARRIER, [EMU_CLS_BRANCH] = UNIT_BRANCH,
+        [EMU_CLS_OTHER] = UNIT_INT,
+    };
+    if (s->nmix == s->capmix) {
+        s->capmix = s->capmix ? 2 * s->capmix : 16;
+        s->mix = realloc(s->mix, sizeof *s->mix * (size_t)s->capmix);
+        if (!s->mix) fatal_oom();
+    }
+    struct TuneSfuMix *m = &s->mix[s->nmix++];
+    m->kernel = strdup(kernel);
+    if (!m->kernel) fatal_oom();
+    m->lambda = lambda;
+    memset(m->mix, 0, sizeof m->mix);
+    uint64_t threads = (uint64_t)s->L.block[0] * s->L.block[1] * s->L.block[2];
+    uint64_t warps = (uint64_t)s->L.grid[0] * s->L.grid[1] * s->L.grid[2] * ((threads + 31) / 32);
+    for (int i = 0; i < EMU_CLS_COUNT; i++) m->mix[unit[i]] += (double)c->issued[i] / (double)(warps ? warps : 1);
+}
+
+bool tune_sfu_mix(const TuneSfu *s, const char *kernel, const char *value, double mix[UNIT_COUNT])
+{
+    int lambda = value ? atoi(value) : -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < s->nmix; i++)
+            if (s->mix[i].lambda == lambda && strcmp(s->mix[i].kernel, kernel) == 0) {
+                memcpy(mix, s->mix[i].mix, sizeof s->mix[i].mix);
+                return true;
+            }
+        if (lambda != 0) return false;
+        lambda = -1;   /* lambda 0 runs what the input runs */
+    }
+    return false;
+}
 
 /* E(lambda): build, run both, measure.  NAN after a message. */
 static double measure(int lambda, void *ctx)
@@ -121,6 +164,7 @@ static double measure(int lambda, void *ctx)
         L.kernel = pr->k->name;
         if (p && emu_output_error(pr->ref, p, &L, s->has_outputs ? s->outputs : NULL, per, &all, &c, err, sizeof err)) {
             e = emu_error_value(&all, s->metric);
+            keep_mix(s, pr->k->name, lambda, &c);
             tune_progress(t, "sfu: %s lambda=%d: error %s %.6g (emulator, --approx=bound); issued sfu %llu fma %llu alu %llu total %llu",
                           pr->k->name, lambda, emu_metric_name(s->metric), e, (unsigned long long)c.issued[EMU_CLS_SFU],
                           (unsigned long long)c.issued[EMU_CLS_FMA], (unsigned long long)c.issued[EMU_CLS_ALU],
@@ -146,6 +190,14 @@ static void sfu_values(TuneDim *d, const Arch *a, const TuneKernel *k)
     int W = (int)((threads + 31) / 32);
     Module *m = parse_file(t->base_ptx, stderr);
     EmuProgram *ref = m ? emu_program_new(m, stderr) : NULL;
+    if (ref) {   /* the baseline's dynamic mix */
+        EmuLaunch L = s->L;
+        L.kernel = k->name;
+        EmuResult r;
+        if (emu_run(ref, &L, &r) == EMU_OK) keep_mix(s, k->name, -1, &r.counters);
+        else tune_progress(t, "sfu: %s: the input does not run in the emulator: %s", k->name, r.message ? r.message : "");
+        emu_result_free(&r);
+    }
     Probe pr = { s, k, ref };
     TuneHeu h;
     bool ok = ref && tune_heu(W, s->qos, s->qos_ratio, measure, &pr, &h);
