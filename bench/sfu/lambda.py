@@ -21,6 +21,9 @@ the kernel's functions (Table 6.4: SFU/precise throughput per SM on
 Maxwell and the SFU version's error; the per-application speedups exist
 only in its figures), and the lambda ptxopt-tune's sfu dimension picks
 under QoS = 0.8 x the all-approximate error (the thesis's QoS_ratio 0.8).
+Last, the double-precision operations (Inputs/dpops.cu, every warp on the
+SFU path with f64=1): the emulator's per-operation error beside the
+thesis's GPU measurements (Table 6.5).
 Not a timed test: it prints figures.  Needs ptxas and nvdisasm."""
 import argparse
 import json
@@ -46,6 +49,10 @@ THESIS_FN = {
     "rsqrt": ("1/sqrt x", 10.8, 2.7610e-8), "exp": ("e^x", 4.4, 4.0603e-8), "log": ("ln x", 14.6, 6.3260e-7),
     "sin": ("sin x", 9.8, 9.6523e-7), "cos": ("cos x", 10.7, 1.1584e-6),
 }
+DP = ("--grid=4 --block=256 --arg=buf:f64:1024:zeros --arg=buf:f64:1024:zeros --arg=buf:f64:1024:zeros "
+      "--arg=buf:f64:1024:zeros --arg=buf:f64:1024:random:21:0:1 --arg=buf:f64:1024:random:22:0:1 --arg=i32:1024")
+# Thesis Table 6.5 (DP, measured on the GPU): the SFU version's mean relative error.
+THESIS_DP = [("x/y", 2.5561e-7), ("1/x", 2.5545e-7), ("sqrt x", 2.8951e-7), ("1/sqrt x", 2.2110e-7)]
 KERNELS = [
     ("blackscholes", "BLA", BS, ["sqrt", "div", "log", "exp", "rcp"]),
     ("boxmuller", "MEN", MEN, ["log", "sqrt", "sin", "cos"]),
@@ -145,6 +152,19 @@ def main():
                           % (a.qos_ratio, m.group(1), m.group(2), m.group(3)))
                 else:
                     print("ptxopt-tune failed: %s" % r.stderr.strip()[-400:])
+        print()
+        print("double precision (Inputs/dpops.cu, sfu<lambda=all;f64=1>): per-operation mean relative error,")
+        print("emulator (bit-wise model of rcp/rsqrt.approx.ftz.f64, --approx=bound) against the thesis's GPU (Table 6.5)")
+        src = os.path.join(inputs, "dpops.sm_80.ptx")
+        out = os.path.join(tmp, "dpops.all.ptx")
+        r = run([a.ptxopt, "--passes=sfu<lambda=all;f64=1>", "-q", "-o", out, src])
+        if r.returncode != 0:
+            print("the pass failed: %s" % r.stderr.strip())
+        else:
+            r = run([a.emu, "--diff", src, out, "--error-metric=mre", "--approx=bound"] + DP.split())
+            errs = [float(m) for m in re.findall(r"argument \d+ \(\S+\): (\S+)", r.stdout)]
+            for (op, thesis), e in zip(THESIS_DP, errs):
+                print("  %-9s emulated %.4g   thesis %.4g   ratio %.3f" % (op, e, thesis, e / thesis))
     print()
     print("thesis headline (ch. 8): 1.89x speedup at QoS 0.8, up to 5.1x with all warps on the SFU (SP, Maxwell);")
     print("BLA, NBO, MEN and MRQ are among the apps whose all-SFU loss it calls intolerable for science.")

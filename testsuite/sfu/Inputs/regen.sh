@@ -13,7 +13,7 @@ dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 cd "$dir"
-for name in blackscholes boxmuller nbody mriq; do
+for name in blackscholes boxmuller nbody mriq dpops; do
     cu=$name.cu
     "$nvcc" -arch=sm_80 -ptx "$cu" -o "$name.sm_80.ptx"
     "$nvcc" -arch=sm_80 -ptx -use_fast_math "$cu" -o "$name.fast.sm_80.ptx"
