@@ -662,15 +662,20 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
             for (int i = 0; i < nfp; i++) {
                 const Fp *fp = &parsed[i];
                 if (!fp->ok || !o->kinds[fp->src->kind]) continue;
+                const FpItem *i0 = &fp->items[0];
+                if (!i0->label && !i0->chunk && i0->const_role < 0 && !i0->soft_const && !str_eqc(s->u.instr.full, i0->full))
+                    continue;   /* cheap first test: the region starts with this opcode */
                 Reg *bind[fp->nroles];
                 Str labels[fp->nlabels ? fp->nlabels : 1];
                 memset(bind, 0, sizeof bind);
                 memset(labels, 0, sizeof labels);
-                memset(role_of, 0, sizeof *role_of * nr);
                 Match m = { .fn = fn, .fp = fp, .bind = bind, .role_of = role_of, .labels = labels, .konst = konst,
                             .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym };
                 Stmt *last = NULL;
-                if (!match_from(&m, s, &last)) {
+                bool matched = match_from(&m, s, &last);
+                for (int r = 0; r < fp->nroles; r++)   /* role_of back to all zero */
+                    if (bind[r]) role_of[bind[r]->id] = 0;
+                if (!matched) {
                     if (m.depth * 4 >= fp->nitems && m.depth > best_depth) best = i, best_depth = m.depth;
                     continue;
                 }

@@ -239,7 +239,7 @@ void sfu_sweep(Function *fn, uint8_t *feeds, uint32_t nfeeds)
         for (uint32_t i = 0; i < c->ninstr; i++) {
             Stmt *st = c->instr[i];
             const Instr *in = &st->u.instr;
-            if (!(opcode_flags_full(in->full.p, in->full.len) & OPF_PURE) || in->op == OP_UNKNOWN) continue;
+            if (!(c->iflags[i] & OPF_PURE) || in->op == OP_UNKNOWN) continue;
             uint32_t b = c->instr_block[i];
             if (i + 1 < c->block_instr[b + 1]) liveness_before(l, rr, i + 1, set);
             else memcpy(set, l->live_out + (size_t)b * l->words, sizeof *set * l->words);
