@@ -1,9 +1,9 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
 	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
-	bench/shuffle/cost.py bench/bypass/curves.py
+	bench/shuffle/cost.py bench/bypass/curves.py bench/sfu/lambda.py
 BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass \
-	bench-shuffle-cost bench-bypass
+	bench-shuffle-cost bench-bypass bench-sfu bench-sfu-regs
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -42,10 +42,15 @@ bench-bypass: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/bypass/curves.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
 	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) \
 	  --srcdir=$(abs_top_srcdir) --jobs=2 --cache=sm_80,l1=16,l2=128,sms=2 --ops=cg
+# sfu pass: per split ratio lambda, the output error in the emulator under
+# the documented worst-case error model and the MUFU/FP32 instruction mix,
+# beside the thesis's figures, and the lambda ptxopt-tune's HEU picks (issue 14 §7)
+bench-sfu: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/sfu/lambda.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) \
+	  --emu=$(abs_top_builddir)/ptxopt-emu$(EXEEXT) --tune=$(abs_top_builddir)/ptxopt-tune$(EXEEXT) --srcdir=$(abs_top_srcdir)
 # sfu pass: registers of the original, split and all-approximate kernels
 # per target, from ptxas -v (issue 14 item 5; research §2.5)
 EXTRA_DIST += bench/sfu/regs.py bench/sfu/boxmuller_regs.cu bench/sfu/boxmuller_regs.sm_75.ptx
-BENCH_TARGETS += bench-sfu-regs
 bench-sfu-regs: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sfu/regs.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)

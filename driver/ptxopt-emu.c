@@ -2,11 +2,13 @@
  *
  *   ptxopt-emu FILE.ptx --kernel=K --grid=X[,Y,Z] --block=X[,Y,Z] --arg=... [--dump=I[:FILE]] ...
  *   ptxopt-emu --diff A.ptx B.ptx <same launch options> [--seeds=N] [--ulp=N | --rel=E]
+ *   ptxopt-emu --diff A.ptx B.ptx <same launch options> --error-metric=M [--approx=MODE] [--max-error=E]
  *   ptxopt-emu --spec=LAUNCHES.txt
  *
- * Exit status: 0 the run completed (diff: every output equal); 1 the run
- * stopped on a check, an unsupported instruction, or the outputs differ;
- * 2 usage, input or setup errors. */
+ * Exit status: 0 the run completed (diff: every output equal; error
+ * measurement: within --max-error); 1 the run stopped on a check, an
+ * unsupported instruction, or the outputs differ (or the error exceeds
+ * --max-error); 2 usage, input or setup errors. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,11 @@ typedef struct Opts {
     int max_report;
     bool stats, quiet, list_unsupported;
     const char *kernel_b;
+    bool error_mode;              /* --error-metric: measure instead of compare */
+    EmuMetric metric;
+    double max_error;             /* < 0: none */
+    bool has_outputs;
+    bool outputs[256];
 } Opts;
 
 static void usage(FILE *out)
@@ -70,6 +77,9 @@ static void usage(FILE *out)
           "  --split=PERCENT        its: how often a same-pc group is split at random (default 20)\n"
           "  --allow-exited-sync    exited lanes in bar.warp.sync/elect.sync masks are not UB\n"
           "  --cooperative          a cooperative launch (grid.sync()): every CTA resident\n"
+          "  --approx=MODE          error model of sin/cos/ex2/lg2/rcp/sqrt/rsqrt/tanh.approx and\n"
+          "                         div.approx/full: exact (default), bound[:up|:down] (the PTX ISA's\n"
+          "                         documented maximum error), random[:SEED] (uniform within it)\n"
           "Output:\n"
           "  --counters[=FILE]      counters as JSON (default: standard output)\n"
           "Cache model (a model, not the hardware; see ptxopt-emu(1)):\n"
@@ -92,6 +102,11 @@ static void usage(FILE *out)
           "  --seeds=N              ITS seeds per program (default 3)\n"
           "  --ulp=N, --rel=E       tolerance for floating-point buffers\n"
           "  --max-report=N         differing elements printed (default 10)\n"
+          "  --error-metric=mre|maxrel|maxabs|rmse\n"
+          "                         with --diff: run A and B once (both under --approx) and print\n"
+          "                         B's output error against A per output buffer and overall\n"
+          "  --outputs=I,J,...      the output buffer arguments (default: those A's run writes)\n"
+          "  --max-error=E          with --error-metric: exit 1 when the overall error exceeds E\n"
           "  --spec=FILE            run the launches of FILE, one per line (options as above)\n"
           "  --help, --version\n",
           out);
@@ -121,6 +136,7 @@ static void opts_init(Opts *o)
     o->dump_format = -1;
     o->seeds = 3;
     o->max_report = 10;
+    o->max_error = -1;
 }
 
 static void opts_free(Opts *o)
@@ -206,6 +222,36 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
             char *end;
             o->tol.rel = strtod(v, &end);
             if (*end || o->tol.rel < 0) goto bad;
+            continue;
+        }
+        if ((v = optval(a, "--approx"))) {
+            if (!emu_approx_parse(v, &o->L.approx)) {
+                fprintf(stderr, "ptxopt-emu: bad --approx '%s' (exact, bound, bound:up, bound:down, random[:SEED])\n", v);
+                return ST_USAGE;
+            }
+            continue;
+        }
+        if ((v = optval(a, "--error-metric"))) {
+            if (!emu_metric_parse(v, &o->metric)) { fprintf(stderr, "ptxopt-emu: bad --error-metric '%s' (mre, maxrel, maxabs, rmse)\n", v); return ST_USAGE; }
+            o->error_mode = true;
+            continue;
+        }
+        if ((v = optval(a, "--max-error"))) {
+            char *end;
+            o->max_error = strtod(v, &end);
+            o->error_mode = true;
+            if (end == v || *end || !(o->max_error >= 0)) goto bad;
+            continue;
+        }
+        if ((v = optval(a, "--outputs"))) {
+            o->has_outputs = o->error_mode = true;
+            for (const char *p = v; *p;) {
+                char *end;
+                long k = strtol(p, &end, 10);
+                if (end == p || k < 0 || k >= 256 || (*end && *end != ',')) goto bad;
+                o->outputs[k] = true;
+                p = *end ? end + 1 : end;
+            }
             continue;
         }
         if (strcmp(a, "--allow-exited-sync") == 0) { o->L.allow_exited_sync = true; continue; }
@@ -456,6 +502,71 @@ static int run_diff(Opts *o)
     return rc;
 }
 
+/* ---------------------------------------------------- error measurement */
+
+static int run_error(Opts *o)
+{
+    Module *ma = NULL, *mb = NULL;
+    EmuProgram *pa = load(o->file, &ma);
+    if (!pa) return ST_USAGE;
+    EmuProgram *pb = load(o->file_b, &mb);
+    if (!pb) { emu_program_free(pa); ir_module_free(ma); return ST_USAGE; }
+    o->L.args = o->args;
+    o->L.nargs = o->nargs;
+    for (int k = 0; o->has_outputs && k < 256; k++)
+        if (o->outputs[k] && (k >= o->nargs || o->args[k].kind != EMU_ARG_BUFFER)) {
+            fprintf(stderr, "ptxopt-emu: --outputs: argument %d is not a buffer\n", k);
+            emu_program_free(pa), emu_program_free(pb), ir_module_free(ma), ir_module_free(mb);
+            return ST_USAGE;
+        }
+    EmuErrorAcc per[256], all;
+    char err[2048];
+    int rc = ST_OK;
+    if (o->kernel_b && (!o->L.kernel || strcmp(o->kernel_b, o->L.kernel) != 0)) {
+        fprintf(stderr, "ptxopt-emu: --kernel-b is not supported with --error-metric\n");
+        rc = ST_USAGE;
+    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, per, &all, NULL, err, sizeof err)) {
+        size_t n = strlen(err);
+        while (n && err[n - 1] == '\n') err[--n] = 0;
+        fprintf(stderr, "ptxopt-emu: %s\n(the reference is %s, the candidate %s)\n", err, o->file, o->file_b);
+        rc = ST_FAIL;
+    } else {
+        const char *mn = emu_metric_name(o->metric);
+        for (int k = 0; k < o->nargs; k++) {
+            if (!per[k].measured) continue;
+            printf("error %s argument %d (%s): %.9g over %zu elements", mn, k, o->args[k].spec, emu_error_value(&per[k], o->metric),
+                   per[k].n);
+            if (per[k].nan_mismatch) printf(" (%zu NaN on one side only)", per[k].nan_mismatch);
+            putchar('\n');
+        }
+        double e = emu_error_value(&all, o->metric);
+        printf("error %s overall: %.9g over %zu elements (--approx=%s)\n", mn, e, all.n, emu_approx_name(o->L.approx.mode));
+        if (o->max_error >= 0 && !(e <= o->max_error)) {
+            printf("error %s %.9g exceeds --max-error=%g\n", mn, e, o->max_error);
+            rc = ST_FAIL;
+        }
+    }
+    emu_program_free(pa);
+    emu_program_free(pb);
+    ir_module_free(ma);
+    ir_module_free(mb);
+    return rc;
+}
+
+/* One launch: a run, a comparison, or an error measurement. */
+static int dispatch(Opts *o)
+{
+    if (!o->diff && o->error_mode) {
+        fprintf(stderr, "ptxopt-emu: --error-metric, --max-error and --outputs need --diff A.ptx B.ptx\n");
+        return ST_USAGE;
+    }
+    if (o->diff && o->error_mode && (o->tol.ulp || o->tol.rel > 0)) {
+        fprintf(stderr, "ptxopt-emu: --ulp/--rel compare; --error-metric measures: give one of them\n");
+        return ST_USAGE;
+    }
+    return o->diff ? (o->error_mode ? run_error(o) : run_diff(o)) : run_single(o);
+}
+
 /* ------------------------------------------------------------- spec files */
 
 static int run_spec(const char *path, const Opts *base)
@@ -480,7 +591,7 @@ static int run_spec(const char *path, const Opts *base)
         int rc = parse_args(argc, argv, &o, false);
         if (rc < 0) {
             if (!o.file) o.file = base->file;
-            rc = o.diff ? run_diff(&o) : run_single(&o);
+            rc = dispatch(&o);
         }
         if (rc != ST_OK) fprintf(stderr, "ptxopt-emu: %s:%d: launch failed\n", path, lineno);
         if (rc > worst) worst = rc;
@@ -500,7 +611,7 @@ int main(int argc, char **argv)
         const char *v = optval(argv[i], "--spec");
         if (v) { rc = run_spec(v, &o); opts_free(&o); return rc; }
     }
-    rc = o.diff ? run_diff(&o) : run_single(&o);
+    rc = dispatch(&o);
     opts_free(&o);
     return rc;
 }

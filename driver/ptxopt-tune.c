@@ -74,6 +74,10 @@ static bool collect_kernels(Tuner *t, Module *m)
         tune_instruction_mix(fn, k->mix);
         if (!c->no_regs) k->dims[k->ndims++] = tune_regs_dim();
         for (int d = 0; d < c->ndims; d++) k->dims[k->ndims++] = c->dims[d];
+        if (c->sfu.enabled) {
+            c->sfu.tuner = t;
+            k->dims[k->ndims++] = tune_sfu_dim(&c->sfu);
+        }
     }
     if (!t->run.nkernels) {
         fprintf(stderr, "ptxopt-tune: %s: no kernel to tune (no .entry with a body)\n", c->input);
@@ -181,6 +185,23 @@ static void read_sass(Tuner *t, TuneKernel *k)
     }
 }
 
+/* With the sfu dimension, every variant of the kernel is ranked by the
+ * emulator's dynamic mix of its sfu value (the static code of a split
+ * kernel holds both copies); false when some variant of k has none. */
+static bool sfu_dynamic_mix(Tuner *t, const TuneKernel *k, const Variant *v, double mix[UNIT_COUNT])
+{
+    if (!t->cfg->sfu.enabled) return false;
+    int d = 0;
+    while (d < k->ndims && strcmp(k->dims[d].name, "sfu") != 0) d++;
+    if (d == k->ndims) return false;
+    for (int i = 0; i < k->nvariants; i++) {
+        const Variant *w = &t->run.variants[k->first_variant + i];
+        double m[UNIT_COUNT];
+        if (!tune_sfu_mix(&t->cfg->sfu, k->name, w->baseline ? NULL : w->value[d], m)) return false;
+    }
+    return tune_sfu_mix(&t->cfg->sfu, k->name, v->baseline ? NULL : v->value[d], mix);
+}
+
 /* Fills the model's view of every built variant of k and ranks them. */
 static void rank_kernel(Tuner *t, TuneKernel *k)
 {
@@ -203,7 +224,9 @@ static void rank_kernel(Tuner *t, TuneKernel *k)
         CostCandidate *c = &cc[m];
         c->label = v->pipeline;
         c->launch = in;
-        if (v->has_sass) {
+        if (sfu_dynamic_mix(t, k, v, c->mix)) {
+            cost_add_spills(c->mix, v->st.spill_stores, v->st.spill_loads, 1.0);
+        } else if (v->has_sass) {
             tune_sass_mix(v->sass, c->mix);   /* the spill traffic is in it: STL, LDL */
         } else {
             memcpy(c->mix, k->mix, sizeof c->mix);

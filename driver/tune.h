@@ -10,6 +10,7 @@
  *   tune_resume.c    reading an earlier run's JSON report (--resume)
  *   tune_mix.c       a kernel's instruction mix for the cost model
  *   tune_report.c    the table on stdout, CSV and JSON reports
+ *   tune_sfu.c       the sfu dimension: lambda by HEU search in the emulator
  *
  * THE CANDIDATE SPACE IS A LIST OF DIMENSIONS.  A TuneDim names one knob
  * and how to turn it: a pipeline fragment for ptxopt with "%v" where the
@@ -49,6 +50,7 @@ typedef struct TuneDim {
     char *values[TUNE_MAX_VALUES];
     /* NULL (fixed values), or fills the values for one kernel */
     void (*values_for)(struct TuneDim *d, const Arch *a, const TuneKernel *k);
+    void *ctx;                   /* values_for's own state (the sfu dimension's search) */
 } TuneDim;
 
 /* What `ptxas -v` says about one entry function. */

@@ -32,9 +32,20 @@ void tune_progress(const Tuner *t, const char *fmt, ...)
 }
 
 /* Runs ptxopt on the input with `pipeline` into `path`.  A "missed" remark
- * (of `kernel`, or of any function when NULL) fails the build: it comes
+ * (of `kernel`, or of any function when NULL) fails the build, unless the
+ * same pass also applied something to that function (a pass that works
+ * site by site, like sfu, may leave one site precise and rewrite others;
+ * a pass that refuses the kernel, like regtune, applies nothing): it comes
  * back in *missed, and the function's name in *missed_fn when not NULL
  * (both malloc'ed). */
+/* Did `pass` rewrite something in `fn` (an "applied" remark)? */
+static bool applied_in(const Remarks *rm, const char *pass, const char *fn)
+{
+    for (int i = 0; i < rm->n; i++)
+        if (rm->v[i].kind == REMARK_APPLIED && strcmp(rm->v[i].pass, pass) == 0 && strcmp(rm->v[i].function, fn) == 0) return true;
+    return false;
+}
+
 bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char *kernel, char **missed, char **missed_fn)
 {
     *missed = NULL;
@@ -56,7 +67,8 @@ bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char
     bool ok = rc == RUN_OK;
     if (!ok) *missed = xasprintf("ptxopt failed on the input (status %d)", rc);
     for (int i = 0; ok && i < rm.n; i++)
-        if (rm.v[i].kind == REMARK_MISSED && (!kernel || strcmp(rm.v[i].function, kernel) == 0)) {
+        if (rm.v[i].kind == REMARK_MISSED && (!kernel || strcmp(rm.v[i].function, kernel) == 0) &&
+            !applied_in(&rm, rm.v[i].pass, rm.v[i].function)) {
             *missed = xasprintf("%s: %s", rm.v[i].pass, rm.v[i].message);
             if (missed_fn) *missed_fn = xasprintf("%s", rm.v[i].function);
             ok = false;

@@ -3,6 +3,7 @@
  *   tune_options.c   the command line: Config, --help, the ptxas to use
  *   tune_build.c     building a variant with ptxopt and ptxas, and the
  *                    probes that find each kernel's register range
+ *   tune_sfu.c       the sfu dimension: HEU search of lambda in the emulator
  *   ptxopt-tune.c    the run: kernels, variants, ranking, measuring, output */
 #ifndef PTXOPT_TUNE_DRIVER_H
 #define PTXOPT_TUNE_DRIVER_H
@@ -10,11 +11,61 @@
 #include <stdbool.h>
 
 #include "driver/tune.h"
+#include "emu/emu.h"
 
 enum { ST_OK = 0, ST_BAD_INPUT = 1, ST_USAGE = 2, ST_INTERNAL = 3 };
 
 #define MAX_KERNEL_ARGS 64
 #define MAX_PTXAS_OPTS 32
+
+/* tune_sfu.c: the sfu dimension (--sfu-launch).  HEU over lambda in
+ * 0..W with E(lambda) from the emulator under --approx=bound. */
+#define TUNE_SFU_MAX_ARGS 64
+#define TUNE_HEU_MAX_STEPS 64
+typedef struct Tuner Tuner;
+typedef struct TuneHeuStep { int lambda; double error; } TuneHeuStep;
+typedef struct TuneHeu {
+    int lambda;                  /* the answer */
+    double qos;                  /* the bound used (q, or q_ratio * E(lambda_max)) */
+    int nruns;                   /* E evaluations */
+    int nsteps;
+    TuneHeuStep steps[TUNE_HEU_MAX_STEPS];   /* every sample, in order */
+} TuneHeu;
+typedef double (*TuneErrFn)(int lambda, void *ctx);   /* NAN: the sample failed */
+/* The thesis's HEU: the largest lambda in 0..lambda_max with E <= q
+ * (regula falsi from (0, 0) and (lambda_max, E(lambda_max)), then a
+ * step-down repair); q_ratio > 0: q = q_ratio * E(lambda_max) instead.
+ * false when a sample failed. */
+bool tune_heu(int lambda_max, double q, double q_ratio, TuneErrFn f, void *ctx, TuneHeu *h);
+
+typedef struct TuneSfu {
+    bool enabled;
+    char *text;                  /* --sfu-launch as given */
+    EmuLaunch L;
+    EmuArg args[TUNE_SFU_MAX_ARGS];
+    int nargs;
+    bool has_outputs, outputs[TUNE_SFU_MAX_ARGS];
+    double qos;                  /* --qos (0.01) */
+    double qos_ratio;            /* --qos-ratio: qos = ratio * E(W), 0 = off */
+    EmuMetric metric;            /* --error-metric (mre) */
+    const char *key;             /* --sfu-key: warp (default) | warpid */
+    const char *options;         /* --sfu-options: more pass options, or NULL */
+    char *fragment;
+    Tuner *tuner;
+    /* the emulator's dynamic mix per (kernel, lambda) sampled; lambda -1:
+     * the input as is (the baseline) */
+    int nmix, capmix;
+    struct TuneSfuMix { char *kernel; int lambda; double mix[UNIT_COUNT]; } *mix;
+} TuneSfu;
+bool tune_sfu_parse_launch(TuneSfu *s, const char *text, char *err, size_t errsz);
+void tune_sfu_free(TuneSfu *s);
+TuneDim tune_sfu_dim(TuneSfu *s);
+/* The emulator's dynamic instruction mix (warp-instruction issues per
+ * unit, per warp) of kernel's variant with sfu value `value` (NULL: the
+ * baseline; "0": the baseline's too), when the search ran it: the cost
+ * model ranks sfu variants by what runs, not by the static code, which
+ * holds both copies of the split region.  false when not sampled. */
+bool tune_sfu_mix(const TuneSfu *s, const char *kernel, const char *value, double mix[UNIT_COUNT]);
 
 typedef struct Config {
     const char *input, *output, *report, *arch_opt, *measure, *workdir, *ptxas, *resume;
@@ -28,6 +79,7 @@ typedef struct Config {
     TuneDim dims[TUNE_MAX_DIMS];
     char *ptxas_opts[MAX_PTXAS_OPTS];
     int nptxas_opts;
+    TuneSfu sfu;                 /* --sfu-launch: the sfu dimension */
 } Config;
 
 /* Everything a run needs besides the configuration. */

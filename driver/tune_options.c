@@ -56,6 +56,15 @@ static void usage(FILE *out)
           "                          (cg,no-allocate,cs); measured with an early-exit\n"
           "                          search: cache-all, bypass-all and W/2 first\n"
           "      --no-regs           no register-cap dimension (only --dim ones)\n"
+          "      --sfu-launch='OPTS' add the sfu dimension: the split ratio lambda of the\n"
+          "                          sfu pass, found by the HEU search in the emulator on\n"
+          "                          this launch (ptxopt-emu's --grid, --block, --arg,\n"
+          "                          --shared-dyn, --outputs), error under --approx=bound\n"
+          "      --qos=E             the sfu dimension's error bound (0.01)\n"
+          "      --qos-ratio=R       instead: R x the error with every warp approximate\n"
+          "      --error-metric=mre|maxrel|maxabs|rmse  its metric (mre)\n"
+          "      --sfu-key=warp|warpid  the pass's split key (warp)\n"
+          "      --sfu-options=OPTS  more sfu pass options, e.g. 'sites=sin,cos;f64=1'\n"
           "      --sass              disassemble every variant (nvdisasm): its SASS\n"
           "                          classes become columns, and the cost model ranks\n"
           "                          by that instruction mix instead of the PTX's\n"
@@ -94,7 +103,8 @@ static double parse_double(const char *opt, const char *v)
 
 enum {
     OPT_ARCH = 256, OPT_BLOCK, OPT_DSMEM, OPT_GRID, OPT_MAXRREG, OPT_DRY, OPT_MEASURE, OPT_REPEAT, OPT_TIMEOUT,
-    OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS, OPT_RESUME
+    OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS, OPT_RESUME,
+    OPT_SFU_LAUNCH, OPT_QOS, OPT_QOS_RATIO, OPT_METRIC, OPT_SFU_KEY, OPT_SFU_OPTIONS
 };
 
 void tune_parse_args(int argc, char **argv, Config *c)
@@ -117,6 +127,12 @@ void tune_parse_args(int argc, char **argv, Config *c)
         { "report", required_argument, NULL, OPT_REPORT },
         { "dim", required_argument, NULL, OPT_DIM },
         { "no-regs", no_argument, NULL, OPT_NOREGS },
+        { "sfu-launch", required_argument, NULL, OPT_SFU_LAUNCH },
+        { "qos", required_argument, NULL, OPT_QOS },
+        { "qos-ratio", required_argument, NULL, OPT_QOS_RATIO },
+        { "error-metric", required_argument, NULL, OPT_METRIC },
+        { "sfu-key", required_argument, NULL, OPT_SFU_KEY },
+        { "sfu-options", required_argument, NULL, OPT_SFU_OPTIONS },
         { "sass", no_argument, NULL, OPT_SASS },
         { "max-variants", required_argument, NULL, OPT_MAXVAR },
         { "workdir", required_argument, NULL, OPT_WORKDIR },
@@ -132,6 +148,8 @@ void tune_parse_args(int argc, char **argv, Config *c)
     c->repeat = 1;
     c->jobs = 1;
     c->max_variants = 256;
+    c->sfu.qos = 0.01;
+    c->sfu.key = "warp";
     int ch;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":o:k:X:j:qhV", longopts, NULL)) != -1) {
@@ -167,6 +185,27 @@ void tune_parse_args(int argc, char **argv, Config *c)
             c->ndims++;
             break;
         case OPT_NOREGS: c->no_regs = true; break;
+        case OPT_SFU_LAUNCH:
+            if (c->sfu.enabled) usage_error("--sfu-launch given twice%s", "");
+            if (!tune_sfu_parse_launch(&c->sfu, optarg, err, sizeof err)) usage_error("%s", err);
+            c->sfu.enabled = true;
+            break;
+        case OPT_QOS: c->sfu.qos = parse_double("qos", optarg); break;
+        case OPT_QOS_RATIO:
+            c->sfu.qos_ratio = parse_double("qos-ratio", optarg);
+            if (c->sfu.qos_ratio <= 0) usage_error("--qos-ratio must be > 0 (got '%s')", optarg);
+            break;
+        case OPT_METRIC:
+            if (!emu_metric_parse(optarg, &c->sfu.metric)) usage_error("invalid --error-metric '%s' (mre, maxrel, maxabs, rmse)", optarg);
+            break;
+        case OPT_SFU_KEY:
+            if (strcmp(optarg, "warp") != 0 && strcmp(optarg, "warpid") != 0) usage_error("invalid --sfu-key '%s' (warp, warpid)", optarg);
+            c->sfu.key = optarg;
+            break;
+        case OPT_SFU_OPTIONS:
+            if (strpbrk(optarg, "<>,")) usage_error("--sfu-options '%s': pass options only (KEY=VALUE;...)", optarg);
+            c->sfu.options = optarg;
+            break;
         case OPT_SASS: c->sass = true; break;
         case OPT_MAXVAR: c->max_variants = parse_long("max-variants", optarg, 1, 100000); break;
         case OPT_WORKDIR: c->workdir = optarg; break;
@@ -191,7 +230,14 @@ void tune_parse_args(int argc, char **argv, Config *c)
     if (c->resume && c->dry_run) usage_error("--resume resumes measuring: it needs --measure=CMD%s", "");
     if (c->resume && strlen(c->resume) >= 4 && strcmp(c->resume + strlen(c->resume) - 4, ".csv") == 0)
         usage_error("--resume=%s: the report to resume from is the JSON one (a name not ending in .csv)", c->resume);
-    if (c->no_regs && !c->ndims) usage_error("--no-regs leaves nothing to tune: add a --dim%s", "");
+    if (c->sfu.enabled && !c->block) c->block = (long)c->sfu.L.block[0] * c->sfu.L.block[1] * c->sfu.L.block[2];
+    if (c->sfu.enabled && !c->grid) c->grid = (long)c->sfu.L.grid[0] * c->sfu.L.grid[1] * c->sfu.L.grid[2];
+    if (!c->sfu.enabled && (c->sfu.qos != 0.01 || c->sfu.qos_ratio > 0 || strcmp(c->sfu.key, "warp") != 0 || c->sfu.options))
+        usage_error("--qos, --qos-ratio, --sfu-key and --sfu-options belong to the sfu dimension: add --sfu-launch%s", "");
+    if (c->no_regs && !c->ndims && !c->sfu.enabled) usage_error("--no-regs leaves nothing to tune: add a --dim or --sfu-launch%s", "");
+    for (int i = 0; i < c->ndims; i++)
+        if (strcasecmp(c->dims[i].name, "sfu") == 0 && c->sfu.enabled)
+            usage_error("--dim name '%s' is taken by --sfu-launch's dimension", c->dims[i].name);
     for (int i = 0; i < c->ndims; i++)
         if (strcasecmp(c->dims[i].name, "maxnreg") == 0 && !c->no_regs)
             usage_error("--dim name '%s' is taken by the register dimension (use --no-regs to replace it)", c->dims[i].name);
@@ -224,4 +270,5 @@ void tune_config_free(Config *c)
         for (int j = 0; j < c->dims[i].nvalues; j++) free(c->dims[i].values[j]);
     }
     c->ndims = 0;
+    tune_sfu_free(&c->sfu);
 }

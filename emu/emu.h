@@ -84,6 +84,28 @@ uint8_t *emu_arg_buffer_data(const EmuArg *a, char *err, size_t errlen);
 typedef enum EmuPolicy { EMU_POLICY_ITS, EMU_POLICY_HANOI, EMU_POLICY_STRICT } EmuPolicy;
 const char *emu_policy_name(EmuPolicy p);
 
+/* The error model of the approximate (SFU) instructions (approx_error.c):
+ * exact (the function in double, rounded to nearest; the default), bound
+ * (the documented maximum error, on a side chosen by a hash of the inputs,
+ * or always up/down: sign +1/-1), random (uniform within the bound, seeded). */
+typedef enum EmuApproxMode { EMU_APPROX_EXACT, EMU_APPROX_BOUND, EMU_APPROX_RANDOM } EmuApproxMode;
+typedef struct EmuApprox {
+    EmuApproxMode mode;
+    int sign;              /* bound: 0 by input hash, +1 up, -1 down */
+    uint64_t seed;         /* random */
+} EmuApprox;
+/* "exact", "bound", "bound:up", "bound:down", "random", "random:SEED". */
+bool emu_approx_parse(const char *s, EmuApprox *out);
+const char *emu_approx_name(EmuApproxMode m);
+
+/* One documented bound (the table in approx_error.c). */
+typedef enum EmuBoundKind { EMU_BOUND_ULP, EMU_BOUND_ABS, EMU_BOUND_REL, EMU_BOUND_ZERO } EmuBoundKind;
+typedef struct EmuApproxBound {
+    EmuBoundKind kind;
+    double value;          /* ulps, absolute or relative error */
+    const char *what;      /* the input range it applies to ("" = full range) */
+} EmuApproxBound;
+
 typedef struct EmuLaunch {
     const char *kernel;
     uint32_t grid[3], block[3];
@@ -98,6 +120,7 @@ typedef struct EmuLaunch {
     uint32_t split_percent;/* its: probability of splitting a same-PC group */
     bool allow_exited_sync;/* do not report exited lanes named in bar.warp.sync/elect.sync masks */
     bool cooperative;      /* a cooperative launch: grid-sync workspace in %envreg1/2 (needs resident = 0) */
+    EmuApprox approx;      /* error model of sin/cos/ex2/lg2/rcp/sqrt/rsqrt/tanh.approx, div.approx/full */
     bool trace;            /* write a per-warp instruction trace to trace_out */
     FILE *trace_out;
     const struct EmuCacheConfig *cache; /* the cache model (NULL: off, nothing is simulated) */
@@ -244,5 +267,27 @@ typedef struct EmuTolerance { uint64_t ulp; double rel; } EmuTolerance;
 size_t emu_compare_buffers(FILE *out, const EmuResult *a, const EmuResult *b, const EmuArg *args,
                            const EmuTolerance *tol, const uint8_t *const *ignore, int max_report,
                            const char *label_a, const char *label_b);
+
+/* Output error of a rewritten kernel against the original (error_metric.c). */
+typedef enum EmuMetric { EMU_METRIC_MRE, EMU_METRIC_MAXREL, EMU_METRIC_MAXABS, EMU_METRIC_RMSE } EmuMetric;
+bool emu_metric_parse(const char *s, EmuMetric *m);   /* "mre", "maxrel", "maxabs", "rmse" */
+const char *emu_metric_name(EmuMetric m);
+typedef struct EmuErrorAcc {
+    bool measured;         /* an output buffer (per buffer: this one is an output) */
+    size_t n;              /* element pairs */
+    size_t nan_mismatch;   /* NaN on one side only: every metric is infinite */
+    double sum_rel, max_rel, max_abs, sum_sq;
+} EmuErrorAcc;
+/* Element i of a buffer as a number (integers and every float format). */
+double emu_buffer_value(const EmuBuffer *b, size_t i);
+void emu_error_add(EmuErrorAcc *acc, double ref, double cand);
+void emu_error_merge(EmuErrorAcc *into, const EmuErrorAcc *from);
+double emu_error_value(const EmuErrorAcc *acc, EmuMetric m);
+/* Runs ref and cand with the same launch, inputs and error model (L's), and accumulates the error of the output buffers:
+ * outputs[k] (NULL: every buffer the reference run wrote).  per has
+ * L->nargs entries.  false after writing why to err (a run failed, or no
+ * output).  cand_counters (may be NULL) gets the candidate run's counters. */
+bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, const bool *outputs, EmuErrorAcc *per,
+                      EmuErrorAcc *all, EmuCounters *cand_counters, char *err, size_t errlen);
 
 #endif

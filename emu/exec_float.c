@@ -3,8 +3,9 @@
  * f32 and f64 use the host's IEEE arithmetic (SSE2: no excess precision),
  * switching the rounding mode only for .rz/.rm/.rp.  f16/bf16 (scalar and
  * x2) compute in double with round-to-odd and round once into the format.
- * The approximate instructions follow the model of fp_approx(): the exact
- * function in double precision, rounded to nearest. */
+ * The approximate instructions follow the model of fp_approx() (the exact
+ * function in double precision, rounded to nearest) under the launch's
+ * error model (approx_error.c: --approx=exact|bound|random). */
 #include <math.h>
 
 #include "emu/fp.h"
@@ -113,7 +114,8 @@ static void exec_f32(Exec *x, const EInst *I, uint32_t em)
             if (ftz) { ua = f32_ftz(ua); ub = f32_ftz(ub); uc = f32_ftz(uc); }
             float fa = f32_of(ua), fb = f32_of(ub), fc = f32_of(uc), r;
             if (approx_div) {
-                r = (float)((double)fa / (double)fb);
+                r = emu_approx_f32(&x->M->L->approx, EK_FDIV, (I->flags & F_FULL) != 0, bits_f32(fa), bits_f32(fb),
+                                   (double)fa / (double)fb);
             } else if (rnd == RND_RN) {
                 switch (op) {
                 case '+': r = fa + fb; break;
@@ -150,7 +152,7 @@ static void exec_f32(Exec *x, const EInst *I, uint32_t em)
             float fa = f32_of(ua), r;
             if ((I->flags & F_APPROX) || I->op == EK_FRSQRT || I->op == EK_FSIN || I->op == EK_FCOS ||
                 I->op == EK_FLG2 || I->op == EK_FEX2 || I->op == EK_FTANH)
-                r = (float)fp_approx(I->op, (double)fa);
+                r = emu_approx_f32(&x->M->L->approx, I->op, false, ua, 0, fp_approx(I->op, (double)fa));
             else if (I->op == EK_FRCP)
                 r = rnd == RND_RN ? 1.0f / fa : f32_op_rnd('/', 1.0f, fa, 0, rnd);
             else
@@ -215,7 +217,9 @@ static void exec_f64(Exec *x, const EInst *I, uint32_t em)
         FOR_LANES(l, em) {
             double fa = f64_of(opv(x, a, l)), r;
             if (ftz && fa != 0 && fabs(fa) < 2.2250738585072014e-308) fa = copysign(0.0, fa);
-            if ((I->flags & F_APPROX) || I->op == EK_FRSQRT) r = fp_approx(I->op, fa);
+            bool gross = (I->flags & F_APPROX) && ftz && (I->op == EK_FRCP || I->op == EK_FRSQRT);
+            if (gross && x->M->L->approx.mode != EMU_APPROX_EXACT) r = emu_approx_f64_gross(I->op, opv(x, a, l));
+            else if ((I->flags & F_APPROX) || I->op == EK_FRSQRT) r = fp_approx(I->op, fa);
             else if (I->op == EK_FRCP) r = rnd == RND_RN ? 1.0 / fa : f64_op_rnd('/', 1.0, fa, 0, rnd);
             else if (I->op == EK_FSQRT) r = rnd == RND_RN ? sqrt(fa) : f64_op_rnd('s', fa, 0, 0, rnd);
             else r = fp_approx(I->op, fa);

@@ -90,4 +90,15 @@ double fp_round_integral(double x, int rnd);
  * EK_F* code (EK_FSIN, EK_FEX2, ...). */
 double fp_approx(int op, double x);
 
+/* The error model (approx_error.c): the documented bound of an f32
+ * approximate instruction for its inputs (op EK_F*, full: div.full), false
+ * when the table has none; the result under model m given the exact value
+ * (inputs already flushed when .ftz); the bit-wise definition of
+ * rcp/rsqrt.approx.ftz.f64 (op EK_FRCP or EK_FRSQRT, the input's bits). */
+struct EmuApprox;
+struct EmuApproxBound;
+bool emu_approx_bound_f32(int op, bool full, float a, float b, struct EmuApproxBound *out);
+float emu_approx_f32(const struct EmuApprox *m, int op, bool full, uint32_t ia, uint32_t ib, double exact);
+double emu_approx_f64_gross(int op, uint64_t ia);
+
 #endif
