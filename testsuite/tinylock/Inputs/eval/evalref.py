@@ -135,7 +135,39 @@ def pipe(a, kind):
     return ok & same("out", out[:32 * grid], want)
 
 
+def contention(a):
+    """Counters JSON (ptxopt-emu --counters): the sites of kind `kind` must
+    total `acquires` acquires (one per contender: every thread enters its
+    critical section or finishes its wait exactly once); spinning=1 also
+    requires spins > 0; barriers=N the completed CTA barriers."""
+    import json
+    with open(a["counters"]) as f:
+        c = json.load(f)
+    ok = True
+    sites = [x for x in c["contention"]["sites"] if x["kind"] == a.get("kind", "")]
+    if "acquires" in a:
+        got = sum(x["acquires"] for x in sites)
+        if got != int(a["acquires"]):
+            print("acquires at %s sites: got %d, want %s" % (a["kind"], got, a["acquires"]))
+            ok = False
+    if a.get("spinning") == "1" and not any(x["spins"] for x in sites):
+        print("no spins counted at the %s sites" % a["kind"])
+        ok = False
+    if a.get("nosites") == "1" and c["contention"]["sites"]:
+        print("unexpected synchronisation sites: %s" % c["contention"]["sites"])
+        ok = False
+    if "barriers" in a and c["barriers_completed"] != int(a["barriers"]):
+        print("barriers_completed: got %d, want %s" % (c["barriers_completed"], a["barriers"]))
+        ok = False
+    s = c["contention"]
+    if s["acquires"] and abs(s["spins_per_acquire"] - s["spins"] / s["acquires"]) > 1e-3:
+        print("spins_per_acquire is not spins / acquires")
+        ok = False
+    return ok
+
+
 CHECKS = {
+    "contention": contention,
     "histo": histo,
     "hash": hashins,
     "spinlock_warp": spinlock_warp,
