@@ -39,7 +39,8 @@ out[gown] = the thread's own chain of channel values, plus the final
 accumulator of its lock.  Locks in global memory are per block (words of
 cnt in the block's own region, zeroed by the block before use).
 
-Usage: gen_sync.py SEED — print the kernel s<SEED> as a .ptx module.
+Usage: gen_sync.py SEED — print the kernel s<SEED> as a .ptx module;
+gen_sync.py --features N — how often seeds 1..N contain each shape.
 """
 import random
 import sys
@@ -368,9 +369,21 @@ def features(seed):
     g = SGen(seed)
     out = []
     for p in g.plan():
-        out.append("chan-%s" % p[2] if p[0] == "chan" else "cs-%s-%s-%s" % (p[6], p[7], p[3]))
+        if p[0] == "chan":
+            out += ["chan-%s" % p[2], "producer-warp%d" % p[3]]
+        else:
+            out += ["cs-%s" % p[6], "acquire-%s" % p[7], "release-%s" % p[8], "locks-%s-%d" % (p[3], p[2]),
+                    "select-%s" % p[4], "sections-%d" % p[5], "data-%s" % p[10]]
     return out
 
 
 if __name__ == "__main__":
-    sys.stdout.write(kernel_source(int(sys.argv[1]))[0])
+    if sys.argv[1] == "--features":
+        count = {}
+        for s in range(1, int(sys.argv[2]) + 1):
+            for f in set(features(s)):
+                count[f] = count.get(f, 0) + 1
+        for f in sorted(count):
+            print("%-20s %d" % (f, count[f]))
+    else:
+        sys.stdout.write(kernel_source(int(sys.argv[1]))[0])
