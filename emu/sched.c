@@ -239,8 +239,19 @@ static bool hanoi_yield(Machine *M, Warp *w, uint32_t pc)
                 Split t = w->ws[w->nws - 1];
                 w->ws[w->nws - 1] = w->ws[w->nws - 2];
                 w->ws[w->nws - 2] = t;
+                return true;
             }
         }
+    }
+    /* Paths that no pending reconvergence point relates (after an
+     * abandonment) are not swapped above; when the top one loops without
+     * progress for the watchdog's count, the one below it runs (it may hold
+     * the lock the top one spins on). */
+    if (M->L->policy == EMU_POLICY_HANOI && w->nws >= 2 && w->loop_streak > M->L->watchdog) {
+        Split t = w->ws[w->nws - 1];
+        w->ws[w->nws - 1] = w->ws[w->nws - 2];
+        w->ws[w->nws - 2] = t;
+        w->loop_streak = 0;
     }
     return true;
 }
