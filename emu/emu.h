@@ -121,6 +121,7 @@ typedef struct EmuLaunch {
     bool allow_exited_sync;/* do not report exited lanes named in bar.warp.sync/elect.sync masks */
     bool cooperative;      /* a cooperative launch: grid-sync workspace in %envreg1/2 (needs resident = 0) */
     EmuApprox approx;      /* error model of sin/cos/ex2/lg2/rcp/sqrt/rsqrt/tanh.approx, div.approx/full */
+    uint64_t spin_limit;   /* thread-instructions without a memory write, exit or barrier before LIVELOCK (0 = off) */
     bool trace;            /* write a per-warp instruction trace to trace_out */
     FILE *trace_out;
     const struct EmuCacheConfig *cache; /* the cache model (NULL: off, nothing is simulated) */
@@ -153,6 +154,17 @@ typedef struct EmuCounters {
 } EmuCounters;
 const char *emu_class_name(int cls);
 
+/* Contention at one synchronisation site (a CAS/exchange acquire loop, a
+ * flag-wait load, an mbarrier wait test inside a loop): acquires are
+ * successful attempts (a CAS or exchange that found the lock free, the
+ * last read of a wait), spins the failed attempts and re-reads. */
+typedef struct EmuSpinSite {
+    uint32_t line;
+    char *text;            /* the instruction */
+    const char *kind;      /* "cas", "exch", "load", "mbarrier" */
+    uint64_t acquires, spins;
+} EmuSpinSite;
+
 typedef enum EmuStatus {
     EMU_OK = 0,
     EMU_ERR_SETUP,         /* bad launch/arguments/kernel name */
@@ -168,6 +180,8 @@ typedef struct EmuResult {
     int nbufs;
     EmuBuffer *bufs;       /* one per argument; data == NULL for scalars */
     EmuCounters counters;
+    EmuSpinSite *spin_sites; /* sites with at least one attempt, in program order */
+    int nspin_sites;
     double seconds;
     char *kernel;          /* the kernel that ran */
     struct EmuCacheReport *cache; /* the cache model's counters (NULL when L->cache was NULL) */

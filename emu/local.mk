@@ -5,19 +5,22 @@ libptxopt_a_SOURCES += \
 	emu/exec_int.c emu/exec_float.c emu/exec_cmp.c emu/exec_mov.c emu/exec_cvt.c \
 	emu/exec_mem.c emu/ncload.c emu/collective.c emu/sched.c emu/machine.c emu/args.c \
 	emu/dump.c emu/compare.c emu/cache.c emu/cache_config.c emu/cache_report.c \
-	emu/approx_error.c emu/error_metric.c
+	emu/approx_error.c emu/error_metric.c emu/spin.c emu/mbarrier.c
 
 bin_PROGRAMS += ptxopt-emu
 ptxopt_emu_SOURCES = driver/ptxopt-emu.c
 ptxopt_emu_LDADD = $(PTXOPT_LIBS)
 
-check_PROGRAMS += testsuite/unit/test_emu testsuite/unit/test_emu_fp testsuite/unit/test_emu_approx
+check_PROGRAMS += testsuite/unit/test_emu testsuite/unit/test_emu_fp testsuite/unit/test_emu_approx \
+	testsuite/unit/test_emu_sync
 testsuite_unit_test_emu_SOURCES = testsuite/unit/test_emu.c
 testsuite_unit_test_emu_LDADD = $(PTXOPT_LIBS)
 testsuite_unit_test_emu_fp_SOURCES = testsuite/unit/test_emu_fp.c
 testsuite_unit_test_emu_fp_LDADD = $(PTXOPT_LIBS)
 testsuite_unit_test_emu_approx_SOURCES = testsuite/unit/test_emu_approx.c
 testsuite_unit_test_emu_approx_LDADD = $(PTXOPT_LIBS)
+testsuite_unit_test_emu_sync_SOURCES = testsuite/unit/test_emu_sync.c
+testsuite_unit_test_emu_sync_LDADD = $(PTXOPT_LIBS)
 
 dist_man_MANS += man/ptxopt-emu.1
 EXTRA_DIST += bench/emu/emu-speed.sh bench/emu/alu_loop.ptx
