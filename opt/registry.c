@@ -5,10 +5,12 @@
 #include "opt/pass.h"
 #include "opt/regtune.h"
 #include "opt/shuffle/shuffle.h"
+#include "opt/tinylock/tinylock.h"
 
 static const PassInfo *const passes[] = {
     &pass_regtune,
     &pass_shuffle,
+    &pass_tinylock,
     NULL /* placeholder: keeps the array non-empty */
 };
 

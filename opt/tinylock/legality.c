@@ -1,0 +1,438 @@
+/* legality.c — the proof obligations of the tinylock rewrites
+ * (research/seed-002-sfu-lock.md §3.5, §3.10; seeds-000-004 §3.6).
+ *
+ * Spin-lock upgrade: acquire-CAS + releasing store replace the relaxed
+ * CAS + full fence and full fence + exch only when the fences have no other
+ * role and the lock is safe to spin on:
+ *   - the target has independent thread scheduling (sm_70+): the shape
+ *     "spin until acquired, then the critical section after the loop"
+ *     deadlocks under lock-step SIMT with intra-warp contention;
+ *   - lock and unlock are in one divergent region: the release block
+ *     post-dominates the block after the loop and is dominated by it;
+ *   - no barrier, warp collective or call inside the critical section;
+ *   - every memory access that the full fences order besides the critical
+ *     section (reachable before the acquire or after the release without
+ *     crossing a CTA barrier — for a cta-scope lock — or at all) reads
+ *     immutable data (.nc, .const, .param, read-only parameters).
+ * Barrier relaxation: a plain bar.sync 0 that every thread reaches once
+ * (not in a loop, converged) is removed only when every pair of accesses
+ * crossing it (before it and after it, up to the barriers that stay) that
+ * may touch the same bytes from two threads, one of them writing, is a
+ * producer store and a consumer load with
+ *   - a unique producer: the store's shared address is k + c*%tid.x with
+ *     every other part CTA-uniform, |c| >= its width and |c|*ntid < 2^31,
+ *     in a 1-D block (.reqntid/.maxntid N,1,1);
+ *   - the store executed exactly once by every thread (not guarded, not in
+ *     a loop, on every path from the entry, no thread exited before it);
+ *   - the load's address equal to the store's in thread %tid.x + N for a
+ *     constant N (normalised terms; Z3 when normalisation cannot tell);
+ *   - below sm_70 (no ITS) N a multiple of 32 (no intra-warp wait).
+ * N = 0 needs no channel (program order); the others get one.  Barriers
+ * that fail are kept and the check repeats until nothing changes (a kept
+ * barrier shortens the intervals of the others). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt/tinylock/internal.h"
+
+static bool immutable(const MemInfo *mi, const MemAccess *a)
+{
+    if (a->flags & MACC_NC) return true;
+    if (a->space == SPACE_CONST || a->space == SPACE_PARAM) return true;
+    if (!(a->flags & (MACC_STORE | MACC_ATOMIC)) && a->base.kind == BASE_PARAM && a->base.index < mi->nparams &&
+        mi->param_readonly[a->base.index])
+        return true;
+    return false;
+}
+
+static bool is_plain_barrier(const Cfg *cfg, uint32_t i, const BarPlan *p, bool only_kept)
+{
+    if (!(cfg->iflags[i] & OPF_BARRIER)) return false;
+    if (!p) return true;
+    for (int k = 0; k < p->nbars; k++)
+        if (p->bars[k].instr == i) return only_kept ? !p->bars[k].relaxed : true;
+    return true;
+}
+
+/* Marks in `seen` every instruction reachable from instruction `from`
+ * (exclusive) forward or backward, not passing a barrier for which
+ * stop(i) holds.  `stack`: cfg->n + 1 slots. */
+typedef struct Walk {
+    const Cfg *cfg;
+    uint8_t *seen;        /* [ninstr] */
+    uint8_t *full;        /* [n] block scanned whole */
+    uint32_t *stack;
+    const BarPlan *plan;  /* stop at its kept barriers; NULL: at every barrier */
+    bool stop;            /* stop at barriers at all */
+} Walk;
+
+static bool stops(const Walk *w, uint32_t i) { return w->stop && is_plain_barrier(w->cfg, i, w->plan, true); }
+
+static void walk(Walk *w, uint32_t from, bool fwd)
+{
+    const Cfg *c = w->cfg;
+    uint32_t n = 0;
+    uint32_t b0 = c->instr_block[from];
+    bool go_on = true;
+    if (fwd) {
+        for (uint32_t i = from + 1; i < c->block_instr[b0 + 1] && go_on; i++) {
+            if (stops(w, i)) go_on = false; else w->seen[i] = 1;
+        }
+        if (go_on) for (uint32_t k = 0; k < cfg_nsucc(c, b0); k++) w->stack[n++] = cfg_succs(c, b0)[k];
+    } else {
+        for (uint32_t i = from; i-- > c->block_instr[b0] && go_on;) {
+            if (stops(w, i)) go_on = false; else w->seen[i] = 1;
+        }
+        if (go_on) for (uint32_t k = 0; k < cfg_npred(c, b0); k++) w->stack[n++] = cfg_preds(c, b0)[k];
+    }
+    while (n) {
+        uint32_t b = w->stack[--n];
+        if (b >= c->n || w->full[b]) continue;
+        w->full[b] = 1;
+        bool cont = true;
+        if (fwd) {
+            for (uint32_t i = c->block_instr[b]; i < c->block_instr[b + 1] && cont; i++) {
+                if (stops(w, i)) cont = false; else w->seen[i] = 1;
+            }
+            if (cont) for (uint32_t k = 0; k < cfg_nsucc(c, b); k++) w->stack[n++] = cfg_succs(c, b)[k];
+        } else {
+            for (uint32_t i = c->block_instr[b + 1]; i-- > c->block_instr[b] && cont;) {
+                if (stops(w, i)) cont = false; else w->seen[i] = 1;
+            }
+            if (cont) for (uint32_t k = 0; k < cfg_npred(c, b); k++) w->stack[n++] = cfg_preds(c, b)[k];
+        }
+        if (n + c->n + 2 > c->n * 4 + 64) break; /* cannot happen: each block is pushed by its neighbours once */
+    }
+}
+
+static Walk walk_new(const Cfg *c)
+{
+    Walk w = { .cfg = c };
+    w.seen = calloc(c->ninstr + 1, 1);
+    w.full = calloc(c->n + 1, 1);
+    w.stack = calloc((size_t)c->pred_start[c->n + 1] + c->succ_start[c->n + 1] + c->n * 4 + 64, sizeof *w.stack);
+    return w;
+}
+
+static void walk_reset(Walk *w)
+{
+    memset(w->seen, 0, w->cfg->ninstr + 1);
+    memset(w->full, 0, w->cfg->n + 1);
+}
+
+static void walk_free(Walk *w) { free(w->seen), free(w->full), free(w->stack); }
+
+/* ------------------------------------------------------------ spinlock */
+
+void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s)
+{
+    if (!s->ok) return;
+    s->ok = false;
+    if (!t->its) {
+        snprintf(s->why, sizeof s->why,
+                 "target below sm_70 (no independent thread scheduling): spinning until acquired with the critical section after "
+                 "the loop deadlocks under intra-warp contention; not rewritten");
+        return;
+    }
+    const Cfg *cfg = cfg_get(fn);
+    const DomTree *dom = dom_get(fn), *pdom = postdom_get(fn);
+    const MemInfo *mi = memory_get(fn);
+    uint32_t E = cfg_block_index(cfg, s->fence_acq->block), R = cfg_block_index(cfg, s->release->block);
+    uint32_t fa = cfg_instr_index(cfg, s->fence_acq), rel = cfg_instr_index(cfg, s->release);
+    if (!dom_dominates(dom, E, R) || !dom_dominates(pdom, R, E) || (E == R && rel < fa)) {
+        snprintf(s->why, sizeof s->why,
+                 "lock and unlock are not in one divergent region: the release at line %u does not post-dominate the acquire",
+                 s->release->line);
+        return;
+    }
+    Walk w = walk_new(cfg);
+    /* the critical section: forward from the fence, up to the release */
+    uint8_t *own = calloc(cfg->ninstr + 1, 1);
+    w.stop = false;
+    {
+        /* blocks between E and R: reachable from E without passing R */
+        uint32_t n = 0;
+        uint8_t *vis = calloc(cfg->n + 1, 1);
+        w.stack[n++] = E;
+        while (n) {
+            uint32_t b = w.stack[--n];
+            if (b >= cfg->n || vis[b]) continue;
+            vis[b] = 1;
+            for (uint32_t i = cfg->block_instr[b]; i < cfg->block_instr[b + 1]; i++) {
+                if (b == E && i < fa) continue;
+                if (b == R && i > rel) break;
+                own[i] = 1;
+            }
+            if (b == R) continue;
+            for (uint32_t k = 0; k < cfg_nsucc(cfg, b); k++) w.stack[n++] = cfg_succs(cfg, b)[k];
+        }
+        free(vis);
+    }
+    uint32_t casi = cfg_instr_index(cfg, s->cas);
+    own[casi] = 1;
+    for (uint32_t i = 0; i < cfg->ninstr; i++)
+        if (own[i] && i != casi && i != fa && i != rel &&
+            (cfg->iflags[i] & (OPF_BARRIER | OPF_COLLECTIVE | OPF_CALL))) {
+            snprintf(s->why, sizeof s->why, "a barrier, warp collective or call inside the critical section (line %u): lanes "
+                     "spinning on the lock can never arrive", cfg->instr[i]->line);
+            goto out;
+        }
+    /* what else the full fences order */
+    w.stop = strcmp(s->scope, "cta") == 0;
+    w.plan = NULL;
+    walk(&w, casi, false);
+    walk(&w, rel, true);
+    for (uint32_t k = 0; k < mi->nacc; k++) {
+        const MemAccess *a = &mi->acc[k];
+        if (!w.seen[a->instr] || own[a->instr] || immutable(mi, a)) continue;
+        snprintf(s->why, sizeof s->why,
+                 "the fences also order the access at line %u, outside the critical section%s: they have another role",
+                 cfg->instr[a->instr]->line, w.stop ? " and not separated from it by a CTA barrier" : "");
+        goto out;
+    }
+    s->ok = true;
+out:
+    free(own);
+    walk_free(&w);
+}
+
+/* ------------------------------------------------------------- barrier */
+
+/* Only %tid.x, launch constants, symbols, parameters and constants. */
+static bool cta_uniform_but_tid(const Term *x, const Term *tid, int depth)
+{
+    if (depth > 64) return false;
+    if (x == tid || x->op == T_CONST) return true;
+    if (x->op == T_ATOM) {
+        if (x->atom == ATOM_SYMADDR || x->atom == ATOM_PARAM) return true;
+        if (x->atom == ATOM_SPECIAL)
+            return str_eqc(x->name, "%ntid") || str_eqc(x->name, "%ctaid") || str_eqc(x->name, "%nctaid");
+        return false;
+    }
+    for (uint32_t i = 0; i < x->n; i++)
+        if (!cta_uniform_but_tid(x->args[i], tid, depth + 1)) return false;
+    return true;
+}
+
+typedef struct BCtx {
+    Function *fn;
+    const TlTarget *t;
+    const Cfg *cfg;
+    const DomTree *dom, *pdom;
+    const LoopInfo *li;
+    const MemInfo *mi;
+    TermTable *tt;
+    const Term *tid;
+    ProofSession *ps;
+    uint32_t ntid;
+    int8_t *prod_ok;      /* [nacc] -1 unknown, 0 no, 1 yes */
+} BCtx;
+
+static bool plain_ld_st(const Instr *in, Opcode op)
+{
+    if (in->op != op || in->guard) return false;
+    if (instr_has_mod(in, ".v2") || instr_has_mod(in, ".v4") || instr_has_mod(in, ".v8")) return false;
+    static const char *const m[] = { ".relaxed", ".acquire", ".release", ".volatile", ".mmio" };
+    for (int i = 0; i < 5; i++)
+        if (instr_has_mod(in, m[i])) return false;
+    return str_eqc(instr_space(in), ".shared") || str_eqc(instr_space(in), ".shared::cta");
+}
+
+static bool producer_ok(BCtx *c, uint32_t k)
+{
+    if (c->prod_ok[k] >= 0) return c->prod_ok[k];
+    const MemAccess *a = &c->mi->acc[k];
+    const Stmt *st = c->cfg->instr[a->instr];
+    uint32_t b = c->cfg->instr_block[a->instr];
+    bool ok = plain_ld_st(&st->u.instr, OP_st) && a->addr && a->bytes && c->tid && c->li->innermost[b] == ANA_NONE &&
+              dom_dominates(c->pdom, b, 0) && !uniform_may_have_exited(c->fn, st) && cta_uniform_but_tid(a->addr, c->tid, 0);
+    uint64_t coef = 0;
+    if (ok) ok = term_linear_in(c->tt, a->addr, c->tid, &coef) && coef;
+    if (ok) {
+        unsigned w = a->addr->width;
+        int64_t sc = w == 64 ? (int64_t)coef : (int64_t)(int32_t)(uint32_t)coef;
+        uint64_t mag = sc < 0 ? (uint64_t)-sc : (uint64_t)sc;
+        ok = mag >= a->bytes && mag * c->ntid < (1ull << 31);
+    }
+    c->prod_ok[k] = ok;
+    return ok;
+}
+
+/* Is y (a load) reading what x (a producer store) wrote in thread tid+N? */
+static bool matched(BCtx *c, uint32_t kx, uint32_t ky, int64_t *N, char *why, size_t cap)
+{
+    const MemAccess *x = &c->mi->acc[kx], *y = &c->mi->acc[ky];
+    const Stmt *xs = c->cfg->instr[x->instr], *ys = c->cfg->instr[y->instr];
+    if (!(x->flags & MACC_STORE) || (x->flags & MACC_ATOMIC) || !producer_ok(c, kx)) {
+        snprintf(why, cap, "the write at line %u is not a unique producer (a plain shared store of %%tid.x, executed once by every thread)", xs->line);
+        return false;
+    }
+    if (!plain_ld_st(&ys->u.instr, OP_ld) || !y->addr || y->bytes != x->bytes) {
+        snprintf(why, cap, "the access at line %u is not a plain unguarded shared load of the producer's width", ys->line);
+        return false;
+    }
+    int64_t n;
+    if (!term_solve_shift(c->tt, x->addr, y->addr, c->tid, -(int64_t)c->ntid, (int64_t)c->ntid, &n)) {
+        snprintf(why, cap, "the load at line %u does not read the store at line %u of thread %%tid.x + N for a constant N", ys->line, xs->line);
+        return false;
+    }
+    const Term *sh = term_subst(c->tt, x->addr, c->tid, term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n)));
+    if (sh != y->addr) {
+        ProofResult r = PROOF_UNKNOWN;
+        if (proof_available()) {
+            if (!c->ps) c->ps = proof_session_new(c->tt, 2000);
+            r = proof_equal(c->ps, sh, y->addr, NULL, 0);
+        }
+        if (r != PROOF_PROVED) {
+            snprintf(why, cap, "the shift N = %lld from line %u to line %u is %s", (long long)n, xs->line, ys->line,
+                     r == PROOF_REFUTED ? "refuted" : "not proven");
+            return false;
+        }
+    }
+    if (!c->t->its && n % 32) {
+        snprintf(why, cap, "the producer of line %u is in the consumer's warp (N = %lld) and the target has no independent thread "
+                 "scheduling", ys->line, (long long)n);
+        return false;
+    }
+    *N = n;
+    return true;
+}
+
+static bool may_conflict(const MemAccess *x, const MemAccess *y)
+{
+    if (!(x->flags & (MACC_STORE | MACC_ATOMIC)) && !(y->flags & (MACC_STORE | MACC_ATOMIC))) return false;
+    bool gx = x->space == SPACE_GENERIC, gy = y->space == SPACE_GENERIC;
+    if (!gx && !gy && x->space != y->space) return false;
+    if (x->base.kind == BASE_VAR && y->base.kind == BASE_VAR && !str_eq(x->base.name, y->base.name)) return false;
+    return true;
+}
+
+typedef struct Pair { uint32_t kx, ky; int64_t n; } Pair;
+
+static int add_unique(Pair **v, int *n, int *cap, Pair p)
+{
+    for (int i = 0; i < *n; i++)
+        if ((*v)[i].kx == p.kx && (*v)[i].ky == p.ky) return i;
+    if (*n == *cap) *cap = *cap ? *cap * 2 : 16, *v = realloc(*v, (size_t)*cap * sizeof **v);
+    (*v)[(*n)++] = p;
+    return *n - 1;
+}
+
+/* x's instruction runs before y's on every path (x dominates y). */
+static bool instr_dominates(const BCtx *c, uint32_t x, uint32_t y)
+{
+    uint32_t bx = c->cfg->instr_block[x], by = c->cfg->instr_block[y];
+    return bx == by ? x < y : dom_dominates(c->dom, bx, by);
+}
+
+void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
+{
+    if (p->why[0]) {
+        for (int i = 0; i < p->nbars; i++) p->bars[i].relaxed = false;
+        return;
+    }
+    const ValueTerms *vt = vterms_get(fn);
+    BCtx c = { .fn = fn, .t = t, .cfg = cfg_get(fn), .dom = dom_get(fn), .pdom = postdom_get(fn), .li = loops_get(fn),
+               .mi = memory_get(fn), .tt = vt->tt, .tid = vterms_special(fn, "%tid", 'x'), .ntid = p->ntid };
+    c.prod_ok = malloc(c.mi->nacc + 1);
+    memset(c.prod_ok, -1, c.mi->nacc + 1);
+    p->legacy = !t->ordered;
+    for (int i = 0; i < p->nbars; i++) p->bars[i].relaxed = p->bars[i].cand;
+    Walk before = walk_new(c.cfg), after = walk_new(c.cfg);
+    before.plan = after.plan = p;
+    before.stop = after.stop = true;
+    Pair *pairs = NULL;
+    int npairs = 0, cap = 0;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        npairs = 0;
+        for (int bi = 0; bi < p->nbars; bi++) {
+            BarSite *b = &p->bars[bi];
+            if (!b->relaxed) continue;
+            walk_reset(&before), walk_reset(&after);
+            walk(&before, b->instr, false);
+            walk(&after, b->instr, true);
+            bool fail = false;
+            for (uint32_t kx = 0; kx < c.mi->nacc && !fail; kx++) {
+                const MemAccess *x = &c.mi->acc[kx];
+                if (!before.seen[x->instr] || immutable(c.mi, x)) continue;
+                for (uint32_t ky = 0; ky < c.mi->nacc && !fail; ky++) {
+                    const MemAccess *y = &c.mi->acc[ky];
+                    if (!after.seen[y->instr] || immutable(c.mi, y) || !may_conflict(x, y)) continue;
+                    int64_t n;
+                    char why[160];
+                    if (!matched(&c, kx, ky, &n, why, sizeof why)) {
+                        snprintf(b->why, sizeof b->why, "line %u and line %u cross the barrier and no channel covers them: %s",
+                                 c.cfg->instr[x->instr]->line, c.cfg->instr[y->instr]->line, why);
+                        fail = true;
+                    } else add_unique(&pairs, &npairs, &cap, (Pair){ kx, ky, n });
+                }
+            }
+            if (fail) b->relaxed = false, changed = true;
+        }
+    }
+    walk_free(&before), walk_free(&after);
+    /* channels: the producers of pairs with N != 0, epochs in dominance order */
+    p->prod = calloc((size_t)npairs + 1, sizeof *p->prod);
+    p->cons = calloc((size_t)npairs + 1, sizeof *p->cons);
+    uint32_t *pk = calloc((size_t)npairs + 1, sizeof *pk);
+    for (int i = 0; i < npairs; i++) {
+        if (pairs[i].n == 0) continue;
+        int j;
+        for (j = 0; j < p->nprod; j++)
+            if (pk[j] == pairs[i].kx) break;
+        if (j == p->nprod) {
+            pk[j] = pairs[i].kx;
+            uint32_t ins = c.mi->acc[pairs[i].kx].instr;
+            p->prod[p->nprod++] = (Producer){ .instr = ins, .st = c.cfg->instr[ins] };
+        }
+    }
+    /* insertion sort by dominance; producers run on every path, once */
+    for (int i = 1; i < p->nprod; i++)
+        for (int j = i; j > 0 && instr_dominates(&c, p->prod[j].instr, p->prod[j - 1].instr); j--) {
+            Producer tp = p->prod[j]; p->prod[j] = p->prod[j - 1]; p->prod[j - 1] = tp;
+            uint32_t tk = pk[j]; pk[j] = pk[j - 1]; pk[j - 1] = tk;
+        }
+    bool total = true;
+    for (int i = 0; i + 1 < p->nprod; i++)
+        if (!instr_dominates(&c, p->prod[i].instr, p->prod[i + 1].instr)) total = false;
+    for (int i = 0; i < p->nprod; i++) p->prod[i].epoch = i + 1;
+    for (int i = 0; i < npairs; i++) {
+        if (pairs[i].n == 0) continue;
+        int j;
+        for (j = 0; j < p->nprod; j++)
+            if (pk[j] == pairs[i].kx) break;
+        uint32_t yi = c.mi->acc[pairs[i].ky].instr;
+        int k;
+        for (k = 0; k < p->ncons; k++)
+            if (p->cons[k].instr == yi) break;
+        if (k == p->ncons) p->cons[p->ncons++] = (Consumer){ .instr = yi, .ld = c.cfg->instr[yi], .producer = j, .shift = pairs[i].n };
+        else if (p->cons[k].shift != pairs[i].n) total = false; /* one load, two producer threads: not modelled */
+        else if (p->prod[j].epoch > p->prod[p->cons[k].producer].epoch) p->cons[k].producer = j;
+    }
+    if (!total) {
+        for (int i = 0; i < p->nbars; i++)
+            if (p->bars[i].relaxed)
+                p->bars[i].relaxed = false,
+                snprintf(p->bars[i].why, sizeof p->bars[i].why, "the producers are not ordered by dominance (or a load has two producer threads)");
+        p->nprod = p->ncons = 0;
+    }
+    p->nrelaxed = 0;
+    for (int i = 0; i < p->nbars; i++) p->nrelaxed += p->bars[i].relaxed;
+    /* where the flags are initialised: before a kept barrier that dominates
+     * every producer and consumer, else at the entry with a barrier added */
+    p->init_before = NULL;
+    if (p->nprod)
+        for (int i = 0; i < p->nbars && !p->init_before; i++) {
+            BarSite *b = &p->bars[i];
+            if (b->relaxed || c.li->innermost[b->block] != ANA_NONE || !uniform_converged(fn, b->bar)) continue;
+            bool all = true;
+            for (int k = 0; k < p->nprod && all; k++) all = instr_dominates(&c, b->instr, p->prod[k].instr);
+            for (int k = 0; k < p->ncons && all; k++) all = instr_dominates(&c, b->instr, p->cons[k].instr);
+            if (all) p->init_before = b->bar;
+        }
+    if (c.ps) proof_session_free(c.ps);
+    free(pk), free(pairs), free(c.prod_ok);
+}

@@ -1,0 +1,76 @@
+// Kernels for the tinylock pass's barrier relaxation (issue 15 §2c), built
+// with nvcc -arch=sm_80 -ptx -O3 (see regen.sh beside this file).  Blocks
+// of 256 threads (__launch_bounds__ gives .maxntid 256,1,1: one row, so
+// %tid.x names the thread).  Each kernel's comment says which barriers the
+// pass may replace by point-to-point channels and why.
+
+// relay: two phases, each a CTA barrier that only orders "thread t reads
+// what thread t-32 (then t-64) wrote": both barriers become flag channels
+// and one barrier (the flags' initialisation) remains.
+// out[b*256+t] = (t >= 64 ? (t-64 >= 32 ? 3*in[t-96] : 0) + t-64 : 1)
+extern "C" __global__ void __launch_bounds__(256) relay(int *out, const int *__restrict__ in)
+{
+    __shared__ int A[256];
+    __shared__ int B[256];
+    int t = threadIdx.x;
+    int g = blockIdx.x * 256 + t;
+    A[t] = in[g] * 3;
+    __syncthreads();
+    int v = t >= 32 ? A[t - 32] : 0;
+    B[t] = v + t;
+    __syncthreads();
+    int w = t >= 64 ? B[t - 64] : 1;
+    out[g] = w;
+}
+
+// stage: one barrier orders a load phase (all threads fill A, barrier)
+// that is kept; the second barrier only orders A->B neighbour reads
+// (distance 1: producer and consumer in the same warp) and becomes a
+// channel whose flags are initialised before the kept barrier, so no
+// barrier is added.
+extern "C" __global__ void __launch_bounds__(256) stage(int *out, const int *__restrict__ in)
+{
+    __shared__ int A[256];
+    __shared__ int B[256];
+    int t = threadIdx.x;
+    int g = blockIdx.x * 256 + t;
+    A[t] = in[g];
+    __syncthreads();
+    B[t] = A[255 - t] + 1;
+    __syncthreads();
+    int w = t > 0 ? B[t - 1] : 0;
+    out[g] = w * 2;
+}
+
+// twoprod (negative): A[t-32] may have been written by thread t-32 or,
+// for t-32 < 32, also by thread t-64+... (the guarded second store):
+// two producers, the barrier stays.
+extern "C" __global__ void __launch_bounds__(256) twoprod(int *out, const int *__restrict__ in)
+{
+    __shared__ int A[256];
+    int t = threadIdx.x;
+    int g = blockIdx.x * 256 + t;
+    A[t] = in[g];
+    if (t < 128)
+        A[t + 128] = in[g] + 7;
+    __syncthreads();
+    int v = t >= 32 ? A[t - 32] : 0;
+    out[g] = v;
+}
+
+// extra (negative): besides the neighbour dependence, thread 0 publishes
+// a scalar that every thread reads after the barrier: an access crossing
+// the barrier that no channel covers, the barrier stays.
+extern "C" __global__ void __launch_bounds__(256) extra(int *out, const int *__restrict__ in)
+{
+    __shared__ int A[256];
+    __shared__ int S;
+    int t = threadIdx.x;
+    int g = blockIdx.x * 256 + t;
+    A[t] = in[g];
+    if (t == 0)
+        S = in[blockIdx.x * 256 + 255];
+    __syncthreads();
+    int v = t >= 32 ? A[t - 32] : 0;
+    out[g] = v + S;
+}
