@@ -12,11 +12,12 @@
  *                  release: st.release.SCOPE.SPACE.b32 [m], 0
  *                  legacy:  relaxed atom.cas loop + membar; membar + atom.exch
  *   mbarrier       mbarrier.init / mbarrier.arrive / mbarrier.test_wait.parity
- *                  spin (sm_80+, PTX 7.0+); sm_90 + PTX 8.0:
+ *                  spin (sm_80+, PTX 7.1+); sm_90 + PTX 8.0:
  *                  mbarrier.arrive.release.cta / mbarrier.try_wait.parity.acquire.cta
  *   warp lock      leader = lowest active lane (activemask, brev, bfind.shiftamt;
  *                  elect.sync on sm_90), leader acquires, bar.warp.sync mask;
- *                  unlock: bar.warp.sync mask, leader releases
+ *                  unlock: bar.warp.sync mask, leader releases (PTX 6.2+:
+ *                  activemask)
  *
  * Every spin loop takes the emit context's debug counter (trap after N
  * iterations) and backoff (nanosleep.u32, ordered targets only). */
@@ -31,10 +32,12 @@ TlTarget tl_target(const Module *m, int sm_override)
     TlTarget t = { .sm = sm_override ? sm_override : m->target_sm, .ptx = 0 };
     if (m->version_major >= 0) t.ptx = m->version_major * 10 + (m->version_minor > 9 ? 9 : m->version_minor);
     bool sm70 = t.sm == 0 || t.sm >= 70, sm80 = t.sm == 0 || t.sm >= 80, sm90 = t.sm == 0 || t.sm >= 90;
-    bool p60 = t.ptx == 0 || t.ptx >= 60, p70 = t.ptx == 0 || t.ptx >= 70, p80 = t.ptx == 0 || t.ptx >= 80;
+    bool p60 = t.ptx == 0 || t.ptx >= 60, p62 = t.ptx == 0 || t.ptx >= 62, p71 = t.ptx == 0 || t.ptx >= 71,
+         p80 = t.ptx == 0 || t.ptx >= 80;
     t.its = sm70;
     t.ordered = sm70 && p60;
-    t.mbarrier = sm80 && p70;
+    t.warp_sync = p62;
+    t.mbarrier = sm80 && p71;
     t.mbar_scoped = sm90 && p80;
     return t;
 }

@@ -43,7 +43,8 @@ typedef struct TlTarget {
     int ptx;            /* .version as major*10+minor; 0: unknown (treated as new) */
     bool ordered;       /* ld.acquire/st.release/atom.acquire, nanosleep: sm_70+, PTX 6.0+ */
     bool its;           /* independent thread scheduling: sm_70+ */
-    bool mbarrier;      /* mbarrier.init/arrive/test_wait: sm_80+, PTX 7.0+ */
+    bool warp_sync;     /* activemask, bar.warp.sync: PTX 6.2+ */
+    bool mbarrier;      /* mbarrier.init/arrive/test_wait.parity: sm_80+, PTX 7.1+ */
     bool mbar_scoped;   /* mbarrier.try_wait, .release/.acquire on mbarrier, elect.sync: sm_90+, PTX 8.0+ */
 } TlTarget;
 
@@ -79,7 +80,7 @@ void tl_mbar_wait(TlEmit *e, Reg *addr, uint32_t parity);
 /* Warp-shared lock: the active lanes elect one leader (activemask + bfind,
  * or elect.sync on sm_90), the leader acquires, bar.warp.sync orders the
  * warp; unlock: bar.warp.sync, then the leader releases.  *mask and *leader
- * are made by lock and passed back to unlock. */
+ * are made by lock and passed back to unlock.  Needs t.warp_sync. */
 void tl_warp_lock(TlEmit *e, Reg *addr, Reg **mask, Reg **leader);
 void tl_warp_unlock(TlEmit *e, Reg *addr, Reg *mask, Reg *leader);
 
