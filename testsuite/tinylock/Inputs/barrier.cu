@@ -42,17 +42,18 @@ extern "C" __global__ void __launch_bounds__(256) stage(int *out, const int *__r
     out[g] = w * 2;
 }
 
-// twoprod (negative): A[t-32] may have been written by thread t-32 or,
-// for t-32 < 32, also by thread t-64+... (the guarded second store):
-// two producers, the barrier stays.
+// twoprod (negative): even threads fill the lower half of A, odd threads
+// the upper half (two stores, each guarded): the reader of A[t-32] has no
+// single affine producer thread, the barrier stays.
 extern "C" __global__ void __launch_bounds__(256) twoprod(int *out, const int *__restrict__ in)
 {
     __shared__ int A[256];
     int t = threadIdx.x;
     int g = blockIdx.x * 256 + t;
-    A[t] = in[g];
-    if (t < 128)
-        A[t + 128] = in[g] + 7;
+    if ((t & 1) == 0)
+        A[t >> 1] = in[g];
+    else
+        A[128 + (t >> 1)] = in[g] + 7;
     __syncthreads();
     int v = t >= 32 ? A[t - 32] : 0;
     out[g] = v;
