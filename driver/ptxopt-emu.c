@@ -6,7 +6,8 @@
  *
  * Exit status: 0 the run completed (diff: every output equal); 1 the run
  * stopped on a check, an unsupported instruction, or the outputs differ;
- * 2 usage, input or setup errors. */
+ * 2 usage, input or setup errors; 3 (single runs) the kernel executed
+ * trap (a debug bounded spin gave up, an assertion failed). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "emu/emu.h"
 #include "parser/parse.h"
 
-enum { ST_OK = 0, ST_FAIL = 1, ST_USAGE = 2 };
+enum { ST_OK = 0, ST_FAIL = 1, ST_USAGE = 2, ST_TRAP = 3 };
 
 typedef struct Dump { int arg; const char *file; } Dump;
 
@@ -62,6 +63,8 @@ static void usage(FILE *out)
           "  --policy=its|hanoi|strict   (default its)\n"
           "  --seed=N               ITS random seed: the schedule and the order of atomics (default 1)\n"
           "  --max-steps=N          thread-instructions before LIVELOCK_SUSPECTED (default 2e9)\n"
+          "  --spin-limit=N         LIVELOCK when no thread writes memory, exits or passes a\n"
+          "                         barrier for N thread-instructions (default 0: off)\n"
           "  --resident=K           CTAs resident at once (default 8, 0 = all)\n"
           "  --watchdog=N           hanoi/strict: loop-header visits before a stuck reconvergence\n"
           "                         point is abandoned (strict: reported as a SIMT deadlock)\n"
@@ -185,6 +188,7 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
         uint64_t n;
         if ((v = optval(a, "--seed"))) { if (!parse_u64(v, &o->L.seed)) goto bad; continue; }
         if ((v = optval(a, "--max-steps"))) { if (!parse_u64(v, &o->L.max_steps)) goto bad; continue; }
+        if ((v = optval(a, "--spin-limit"))) { if (!parse_u64(v, &o->L.spin_limit)) goto bad; continue; }
         if ((v = optval(a, "--resident"))) { if (!parse_u64(v, &n)) goto bad; o->L.resident = (uint32_t)n; continue; }
         if ((v = optval(a, "--watchdog"))) { if (!parse_u64(v, &n) || !n) goto bad; o->L.watchdog = (uint32_t)n; continue; }
         if ((v = optval(a, "--split"))) { if (!parse_u64(v, &n) || n > 100) goto bad; o->L.split_percent = (uint32_t)n; continue; }
@@ -296,7 +300,7 @@ static int run_single(Opts *o)
     if (r.events && !o->quiet) fputs(r.events, stderr);
     if (st != EMU_OK) {
         print_failure(o->file, &r);
-        rc = st == EMU_ERR_SETUP ? ST_USAGE : ST_FAIL;
+        rc = st == EMU_ERR_SETUP ? ST_USAGE : (r.kind && strcmp(r.kind, "TRAP") == 0) ? ST_TRAP : ST_FAIL;
     }
     if (st == EMU_OK) {
         int nstdout = 0;

@@ -184,6 +184,7 @@ static void complete(Machine *M, Warp *w, uint32_t lanes)
         T->pc = T->wait_pc + 1;
     }
     M->cnt.collectives_completed++;
+    M->last_progress = M->steps;
     warp_release(M, w, lanes);
 }
 
@@ -302,6 +303,7 @@ static void bar_try(Machine *M, Cta *c, uint32_t id)
     uint32_t popc = B->popc, all = B->all, any = B->any, rpsn = B->red_psn;
     bar_reset(B);
     M->cnt.barriers_completed++;
+    M->last_progress = M->steps;
     for (uint32_t k = 0; k < c->nwarps; k++) {
         Warp *w = &c->warps[k];
         uint32_t rel = 0;

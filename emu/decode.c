@@ -878,6 +878,7 @@ static bool dec_ldst(Dec *d, bool store)
         if (str_eqc(m, ".v8")) { I->vec = 8; continue; }
         if (ty_from_mod(m)) { I->t = (uint8_t)ty_from_mod(m); continue; }
         if (!store && str_eqc(m, ".nc")) { I->sub = LD_NC; continue; }
+        if (!store && (str_eqc(m, ".volatile") || str_eqc(m, ".relaxed") || str_eqc(m, ".acquire"))) { I->sub2 = LD_SYNC; continue; }
         if (is_hint(m)) continue;
         return unsup(d, "unsupported ld/st modifier");
     }
@@ -952,6 +953,64 @@ static bool dec_atom(Dec *d, bool red)
     return true;
 }
 
+/* mbarrier.*: operands normalised to o[0] destination (state, predicate,
+ * count; EO_NONE when none), o[1] the object's address, o[2] the value
+ * (count, transaction bytes, state or parity). */
+static bool dec_mbar(Dec *d)
+{
+    EInst *I = d->I;
+    I->space = SP_GENERIC;
+    int op = -1;
+    static const char *const ops[] = { ".init", ".arrive", ".arrive_drop", ".expect_tx", ".complete_tx", ".test_wait",
+                                       ".try_wait", ".pending_count", ".inval" };
+    for (int i = 0; i < d->ms.n; i++) {
+        Str m = d->ms.m[i];
+        int sp = space_of_mod(m);
+        if (sp != SP_NONE) { I->space = (uint8_t)sp; continue; }
+        if (str_eqc(m, ".expect_tx") && (op == MB_ARRIVE || op == MB_ARRIVE_DROP)) { I->sub2 |= MBF_EXPECT_TX; continue; }
+        if (str_eqc(m, ".parity")) { I->sub2 |= MBF_PARITY; continue; }
+        if (str_eqc(m, ".b64")) continue;
+        bool hit = false;
+        for (int k = 0; k < 9; k++)
+            if (op < 0 && str_eqc(m, ops[k])) { op = k; hit = true; }
+        if (hit) continue;
+        if (is_hint(m)) continue;
+        return unsup(d, "unsupported mbarrier modifier");
+    }
+    if (op < 0) return unsup(d, "unsupported mbarrier operation");
+    if (I->space != SP_GENERIC && I->space != SP_SHARED) return unsup(d, "mbarrier outside shared memory");
+    I->op = EK_MBAR;
+    I->sub = (uint8_t)op;
+    I->cls = EMU_CLS_MEM;
+    I->t = TY_B64;
+    I->o[0].kind = I->o[1].kind = I->o[2].kind = EO_NONE;
+    int n = d->in->nops, k = 0;
+    bool has_dest = op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT || op == MB_PENDING;
+    if (has_dest) {
+        if (n < 2) return unsup(d, "missing operands");
+        int dty = (op == MB_TEST_WAIT || op == MB_TRY_WAIT) ? TY_PRED : op == MB_PENDING ? TY_U32 : TY_B64;
+        if (!op_at(d, 0, dty) || !dest_ok(d, 0)) return false;
+        k = 1;
+    }
+    if (op != MB_PENDING) {
+        if (k >= n) return unsup(d, "missing mbarrier address");
+        if (!dec_addr(d->c, &d->in->ops[k], I->space, &I->o[1], &d->err)) return false;
+        k++;
+    }
+    int vty = (op == MB_TEST_WAIT || op == MB_TRY_WAIT) && !(I->sub2 & MBF_PARITY) ? TY_B64 : op == MB_PENDING ? TY_B64 : TY_U32;
+    int want_max = (op == MB_INIT || op == MB_EXPECT_TX || op == MB_COMPLETE_TX || op == MB_TEST_WAIT || op == MB_PENDING) ? 1
+                   : op == MB_TRY_WAIT ? 2 : op == MB_INVAL ? 0 : 1;
+    int want_min = (op == MB_ARRIVE || op == MB_ARRIVE_DROP) ? ((I->sub2 & MBF_EXPECT_TX) ? 1 : 0) : op == MB_INVAL ? 0 : 1;
+    if (n - k < want_min || n - k > want_max) return unsup(d, "unexpected number of operands");
+    if (k < n) {
+        if (!dec_opnd(d->c, &d->in->ops[k], vty, &I->o[2], &d->err)) return false;
+        k++;
+    }
+    /* try_wait's suspend-time hint is a hint */
+    I->nops = 3;
+    return true;
+}
+
 static bool dec_cp(Dec *d)
 {
     EInst *I = d->I;
@@ -959,6 +1018,27 @@ static bool dec_cp(Dec *d)
     if (str_eqc(f, "cp.async.commit_group") || str_starts(f, "cp.async.wait_group") || str_eqc(f, "cp.async.wait_all")) {
         I->op = EK_NOP;
         I->cls = EMU_CLS_MEM;
+        return true;
+    }
+    if (str_starts(f, "cp.async.mbarrier.arrive")) {
+        /* the copies are synchronous here: the arrive happens now */
+        I->space = SP_GENERIC;
+        for (int i = 0; i < d->ms.n; i++) {
+            Str m = d->ms.m[i];
+            int sp = space_of_mod(m);
+            if (sp != SP_NONE) { I->space = (uint8_t)sp; continue; }
+            if (str_eqc(m, ".noinc")) { I->sub2 |= MBF_NOINC; continue; }
+            if (str_eqc(m, ".async") || str_eqc(m, ".mbarrier") || str_eqc(m, ".arrive") || str_eqc(m, ".b64") || is_hint(m)) continue;
+            return unsup(d, "unsupported cp.async.mbarrier.arrive modifier");
+        }
+        if (d->in->nops != 1) return unsup(d, "unexpected number of operands");
+        I->op = EK_MBAR;
+        I->sub = MB_CP_ARRIVE;
+        I->cls = EMU_CLS_MEM;
+        I->t = TY_B64;
+        I->o[0].kind = I->o[2].kind = EO_NONE;
+        if (!dec_addr(d->c, &d->in->ops[0], I->space, &I->o[1], &d->err)) return false;
+        I->nops = 3;
         return true;
     }
     if (!str_starts(f, "cp.async.ca.shared") && !str_starts(f, "cp.async.cg.shared"))
@@ -1262,8 +1342,13 @@ static void decode_instr(FnCtx *c, const Stmt *s, EInst *I)
         I->nops = 1;
         break;
     case OP_membar: case OP_fence:
-        if (str_starts(d.in->full, "fence.proxy.tensormap") || str_starts(d.in->full, "fence.mbarrier")) { ok = unsup(&d, "unsupported fence"); break; }
+        /* fences order memory; the emulator's interleavings are sequentially
+         * consistent, so every fence (fence.mbarrier_init included) is a no-op */
+        if (str_starts(d.in->full, "fence.proxy.tensormap")) { ok = unsup(&d, "unsupported fence"); break; }
         I->op = EK_NOP; I->cls = EMU_CLS_BARRIER;
+        break;
+    case OP_mbarrier:
+        ok = dec_mbar(&d);
         break;
     case OP_nanosleep:
         I->op = EK_NANOSLEEP; I->flow = FL_YIELD; I->cls = EMU_CLS_OTHER;

@@ -88,5 +88,21 @@ void emu_counters_json(FILE *out, const EmuResult *r, const EmuLaunch *L)
             c->shared_accesses, c->shared_wavefronts, c->bank_conflicts);
     fprintf(out, "  \"atomics\": %" PRIu64 ",\n  \"barriers_completed\": %" PRIu64 ",\n  \"collectives_completed\": %" PRIu64 ",\n",
             c->atomics, c->barriers_completed, c->collectives_completed);
-    fprintf(out, "  \"reconvergence_abandoned\": %" PRIu64 "\n}\n", c->reconv_abandoned);
+    fprintf(out, "  \"reconvergence_abandoned\": %" PRIu64 ",\n", c->reconv_abandoned);
+    /* contention: spins per acquire, per synchronisation site (spin.c) */
+    uint64_t acq = 0, spins = 0;
+    for (int i = 0; i < r->nspin_sites; i++) { acq += r->spin_sites[i].acquires; spins += r->spin_sites[i].spins; }
+    fprintf(out, "  \"contention\": {\"acquires\": %" PRIu64 ", \"spins\": %" PRIu64 ", \"spins_per_acquire\": %.4f, \"sites\": [",
+            acq, spins, acq ? (double)spins / (double)acq : 0.0);
+    for (int i = 0; i < r->nspin_sites; i++) {
+        const EmuSpinSite *s = &r->spin_sites[i];
+        fprintf(out, "%s\n    {\"line\": %u, \"kind\": \"%s\", \"instruction\": \"", i ? "," : "", s->line, s->kind);
+        for (const char *q = s->text; *q; q++) {
+            if (*q == '"' || *q == '\\') fputc('\\', out);
+            if ((unsigned char)*q >= 0x20) fputc(*q, out);
+        }
+        fprintf(out, "\", \"acquires\": %" PRIu64 ", \"spins\": %" PRIu64 ", \"spins_per_acquire\": %.4f}", s->acquires, s->spins,
+                s->acquires ? (double)s->spins / (double)s->acquires : 0.0);
+    }
+    fprintf(out, "%s]}\n}\n", r->nspin_sites ? "\n  " : "");
 }

@@ -98,6 +98,7 @@ typedef struct EmuLaunch {
     uint32_t split_percent;/* its: probability of splitting a same-PC group */
     bool allow_exited_sync;/* do not report exited lanes named in bar.warp.sync/elect.sync masks */
     bool cooperative;      /* a cooperative launch: grid-sync workspace in %envreg1/2 (needs resident = 0) */
+    uint64_t spin_limit;   /* thread-instructions without a memory write, exit or barrier before LIVELOCK (0 = off) */
     bool trace;            /* write a per-warp instruction trace to trace_out */
     FILE *trace_out;
 } EmuLaunch;
@@ -129,6 +130,17 @@ typedef struct EmuCounters {
 } EmuCounters;
 const char *emu_class_name(int cls);
 
+/* Contention at one synchronisation site (a CAS/exchange acquire loop, a
+ * flag-wait load, an mbarrier wait test inside a loop): acquires are
+ * successful attempts (a CAS or exchange that found the lock free, the
+ * last read of a wait), spins the failed attempts and re-reads. */
+typedef struct EmuSpinSite {
+    uint32_t line;
+    char *text;            /* the instruction */
+    const char *kind;      /* "cas", "exch", "load", "mbarrier" */
+    uint64_t acquires, spins;
+} EmuSpinSite;
+
 typedef enum EmuStatus {
     EMU_OK = 0,
     EMU_ERR_SETUP,         /* bad launch/arguments/kernel name */
@@ -144,6 +156,8 @@ typedef struct EmuResult {
     int nbufs;
     EmuBuffer *bufs;       /* one per argument; data == NULL for scalars */
     EmuCounters counters;
+    EmuSpinSite *spin_sites; /* sites with at least one attempt, in program order */
+    int nspin_sites;
     double seconds;
     char *kernel;          /* the kernel that ran */
 } EmuResult;

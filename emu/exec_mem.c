@@ -47,6 +47,7 @@ void exec_ld(Exec *x, const EInst *I, uint32_t em)
             if (sgn) opw_s(x, &el[k], l, v, bits, vp);
             else opw(x, &el[k], l, v, vp);
         }
+        if (I->sub2 == LD_SYNC && r.space != SP_LOCAL) spin_site(x, I, l, addr[l], SPIN_READ);
     }
     mem_count_access(x, I, em, addr, size, false);
 }
@@ -75,8 +76,9 @@ void exec_st(Exec *x, const EInst *I, uint32_t em)
             mem_store(&rk, es, opv(x, &el[k], l));
             mem_store_psn(x->M, &rk, es, opp(x, &el[k], l));
         }
+        spin_wrote(x->T[l]);
     }
-    x->w->loop_streak = 0;
+    emu_progress(x->M, x->w);
     mem_count_access(x, I, em, addr, size, true);
 }
 
@@ -184,7 +186,11 @@ void exec_atom(Exec *x, const EInst *I, uint32_t em)
         uint64_t vb = opv(x, b, l), vc = I->sub == AO_CAS ? opv(x, c, l) : 0;
         uint32_t vpsn = psn2(opp(x, b, l), I->sub == AO_CAS ? opp(x, c, l) : 0);
         uint64_t nv = atom_new(I, old, vb, vc, r.space == SP_GLOBAL);
-        if (nv != (old & mask_bits(ty_bits(I->t)))) x->w->loop_streak = 0;
+        if (nv != (old & mask_bits(ty_bits(I->t)))) { emu_progress(x->M, x->w); spin_wrote(x->T[l]); }
+        if (!red && I->sub == AO_CAS)
+            spin_site(x, I, l, addr[l], (old & mask_bits(ty_bits(I->t))) == (vb & mask_bits(ty_bits(I->t))) ? SPIN_OK : SPIN_FAIL);
+        else if (!red && I->sub == AO_EXCH && vb != 0)
+            spin_site(x, I, l, addr[l], nv != (old & mask_bits(ty_bits(I->t))) ? SPIN_OK : SPIN_FAIL);
         mem_store(&r, size, nv);
         mem_store_psn(x->M, &r, size, psn2(opsn, (I->sub == AO_CAS && nv == old) ? 0 : vpsn));
         if (!red) opw(x, d, l, old, opsn);
@@ -216,5 +222,5 @@ void exec_cpasync(Exec *x, const EInst *I, uint32_t em)
             rd.sh[k] = k < srcsize ? rs.sh[k] : 0;
         }
     }
-    x->w->loop_streak = 0;
+    emu_progress(x->M, x->w);
 }

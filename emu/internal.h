@@ -105,6 +105,7 @@ enum {
     EK_BRA, EK_BRX, EK_CALL, EK_RET, EK_EXIT, EK_TRAP,
     /* synchronisation and warp collectives */
     EK_BAR, EK_BARWARP, EK_SHFL, EK_VOTE, EK_MATCH, EK_REDUX, EK_ELECT, EK_ACTIVEMASK, EK_NANOSLEEP,
+    EK_MBAR,
     EK_COUNT
 };
 
@@ -134,6 +135,13 @@ enum { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
 /* Loads (EInst.sub of EK_LD): LD_NC is ld.global.nc or ldu, whose data must
  * stay unwritten for the whole launch (ncload.c). */
 enum { LD_PLAIN, LD_NC };
+/* EInst.sub2 of EK_LD: a load that may wait for another thread
+ * (.volatile, .relaxed, .acquire): its re-reads are counted as spins. */
+enum { LD_WEAK, LD_SYNC };
+/* mbarrier operations (EInst.sub of EK_MBAR); EInst.sub2: MBF_* */
+enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_PENDING,
+       MB_INVAL, MB_CP_ARRIVE };
+enum { MBF_PARITY = 1, MBF_EXPECT_TX = 2, MBF_NOINC = 4 };
 
 typedef struct EInst {
     uint16_t op;       /* EK_* */
@@ -278,6 +286,13 @@ typedef struct Thread {
     uint64_t coll_val;          /* value contributed to a collective */
     uint32_t coll_psn;
     uint8_t coll_pred;
+    /* the synchronisation-load sites this thread waits at since its last
+     * memory write (spin.c): pc + 1 (0 = free) and address */
+    uint32_t spin_pc1[4];
+    uint64_t spin_addr[4];
+    uint8_t spin_next;
+    uint32_t spin_last1;        /* pc + 1 of its latest site (reports) */
+    uint64_t last_run;          /* its: M->clock when it last ran (fairness bound) */
 } Thread;
 
 typedef struct Split { uint32_t pc, mask, yield_pc; } Split;
@@ -293,6 +308,8 @@ typedef struct Warp {
     Rec *rec; int nrec, caprec;
     bool listed;
     uint32_t loop_streak;       /* consecutive loop-header yields without progress */
+    uint64_t last_pick;         /* its: M->clock when it was last picked */
+    uint32_t picks;
 } Warp;
 
 typedef struct Barrier {
@@ -348,6 +365,7 @@ typedef struct Machine {
     Warp **active;
     uint32_t nactive, capactive;
     uint32_t rr;                /* round-robin position (hanoi/strict) */
+    uint32_t picks;             /* its: warp picks (every FAIR_EVERY-th takes the longest-waiting) */
     uint64_t rng;
     uint64_t steps;             /* thread-instructions executed */
     uint64_t clock;             /* warp issues, the value of %clock */
@@ -365,6 +383,10 @@ typedef struct Machine {
     uint32_t npev, cappev;
     uint32_t *pev_index;        /* first event per (pc, kind), for deduplication */
     uint32_t more_lanes;        /* other lanes that failed the same check */
+    /* synchronisation sites and progress (spin.c) */
+    struct SpinStat *spin;      /* per pc, allocated at the first site */
+    uint8_t *inloop;            /* per pc: inside a backward branch's range */
+    uint64_t last_progress;     /* M->steps at the last memory write, exit or rendezvous */
 } Machine;
 
 /* Execution context for one group of lanes. */
@@ -490,6 +512,36 @@ bool machine_setup(Machine *M);
 Cta *cta_new(Machine *M, uint64_t linear);
 void cta_free(Machine *M, Cta *c);
 void machine_free(Machine *M);
+
+/* Synchronisation sites and the bounded-progress check (spin.c).
+ * spin_site: lane l executed the synchronisation instruction I on addr;
+ * outcome SPIN_OK (a successful CAS/exchange acquire or wait test),
+ * SPIN_FAIL (a failed attempt), SPIN_READ (a spin-capable load: a spin
+ * when it re-reads the address of the thread's previous site at the same
+ * pc).  Sites outside loops are not counted. */
+enum { SPIN_OK, SPIN_FAIL, SPIN_READ };
+typedef struct SpinStat { uint64_t acquires, spins; } SpinStat;
+void spin_site(Exec *x, const EInst *I, int l, uint64_t addr, int outcome);
+/* Lane l wrote memory: its next synchronisation load starts a new wait. */
+static inline void spin_wrote(Thread *T)
+{
+    if (T->spin_pc1[0] | T->spin_pc1[1] | T->spin_pc1[2] | T->spin_pc1[3]) {
+        T->spin_pc1[0] = T->spin_pc1[1] = T->spin_pc1[2] = T->spin_pc1[3] = 0;
+    }
+}
+static inline void emu_progress(Machine *M, Warp *w)
+{
+    if (w) w->loop_streak = 0;
+    M->last_progress = M->steps;
+}
+/* The run made no progress for more than --spin-limit thread-instructions:
+ * report LIVELOCK with the sites the running threads spin on. */
+void spin_report_livelock(Machine *M);
+void spin_result(Machine *M, EmuResult *res);
+void spin_free(Machine *M);
+
+/* mbarrier objects (mbarrier.c). */
+void exec_mbar(Exec *x, const EInst *I, uint32_t em);
 
 /* Floating point helpers live in fp.h. */
 

@@ -4,7 +4,7 @@ libptxopt_a_SOURCES += \
 	emu/decode.c emu/postdom.c emu/memory.c emu/report.c emu/calls.c \
 	emu/exec_int.c emu/exec_float.c emu/exec_cmp.c emu/exec_mov.c emu/exec_cvt.c \
 	emu/exec_mem.c emu/ncload.c emu/collective.c emu/sched.c emu/machine.c emu/args.c \
-	emu/dump.c emu/compare.c
+	emu/dump.c emu/compare.c emu/spin.c emu/mbarrier.c
 
 bin_PROGRAMS += ptxopt-emu
 ptxopt_emu_SOURCES = driver/ptxopt-emu.c

@@ -28,7 +28,7 @@ const ExecFn emu_exec_table[EK_COUNT] = {
     [EK_BRA] = exec_nop, [EK_BRX] = exec_nop, [EK_CALL] = exec_nop, [EK_RET] = exec_nop, [EK_EXIT] = exec_nop,
     [EK_TRAP] = exec_nop, [EK_BAR] = exec_nop, [EK_BARWARP] = exec_nop, [EK_SHFL] = exec_nop, [EK_VOTE] = exec_nop,
     [EK_MATCH] = exec_nop, [EK_REDUX] = exec_nop, [EK_ELECT] = exec_nop, [EK_ACTIVEMASK] = exec_activemask,
-    [EK_NANOSLEEP] = exec_nop,
+    [EK_NANOSLEEP] = exec_nop, [EK_MBAR] = exec_mbar,
 };
 
 /* ------------------------------------------------------------- program */
@@ -373,6 +373,7 @@ bool machine_setup(Machine *M)
 
 void machine_free(Machine *M)
 {
+    spin_free(M);
     for (uint32_t i = 0; i < M->nres; i++) cta_free(M, M->res_cta[i]);
     free(M->res_cta);
     for (uint32_t i = 0; i < M->nallocs; i++) {
@@ -464,6 +465,7 @@ EmuStatus emu_run(EmuProgram *p, const EmuLaunch *L, EmuResult *res)
         strcpy(res->events + M.evlen, tail);
     }
     res->counters = M.cnt;
+    spin_result(&M, res);
     if (M.kernel < p->nfuncs && !(M.failed && M.status == EMU_ERR_SETUP)) res->kernel = strdup(p->funcs[M.kernel].name);
     res->nbufs = L->nargs;
     res->bufs = calloc((size_t)(L->nargs ? L->nargs : 1), sizeof(EmuBuffer));
@@ -491,5 +493,7 @@ void emu_result_free(EmuResult *res)
     free(res->message);
     free(res->events);
     free(res->kernel);
+    for (int i = 0; i < res->nspin_sites; i++) free(res->spin_sites[i].text);
+    free(res->spin_sites);
     memset(res, 0, sizeof *res);
 }

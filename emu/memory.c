@@ -137,6 +137,9 @@ uint64_t mem_addr_of(Exec *x, const EOp *a, int l, uint32_t *psn)
     switch (a->ab) {
     case AB_REG:
         *psn = x->P[l][a->reg];
+        /* a 32-bit address register: the sum wraps in 32 bits (nvcc
+         * folds negative offsets into the register, [%r+4] with %r = -4) */
+        if (a->bits == 32) return (x->R[l][a->reg] + (uint64_t)a->imm) & 0xffffffffu;
         return x->R[l][a->reg] + (uint64_t)a->imm;
     case AB_ABS:
         *psn = 0;

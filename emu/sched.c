@@ -7,9 +7,14 @@
  * ITS-fair (the semantic oracle, after seeds 000/001 §IV): pick a random
  * warp with runnable lanes, a random runnable lane, all runnable lanes at
  * its pc, and sometimes a random subset of them; random quantum.  Any
- * same-pc grouping is allowed under independent thread scheduling, and
- * random choice is fair with probability 1, so intra-warp spin locks
- * terminate.
+ * same-pc grouping is allowed under independent thread scheduling.  Random
+ * choice alone is fair only with probability 1; to make progress bounded
+ * (what lock code needs: the holder of a lock must run while others spin),
+ * every FAIR_EVERY-th warp pick takes the runnable warp picked longest ago
+ * and every FAIR_EVERY-th group of a warp starts at its runnable lane that
+ * ran longest ago.  So a runnable lane runs within FAIR_EVERY * 32 picks of
+ * its warp, and a runnable warp is picked within FAIR_EVERY * (number of
+ * listed warps) picks: intra-warp spin locks terminate for every seed.
  *
  * Hanoi (deterministic): per warp a stack of splits (pc, mask) and a stack
  * of reconvergence entries (rpc, mask, waiting).  A divergent branch pushes
@@ -36,6 +41,8 @@ static inline uint64_t rng_next(Machine *M)
 }
 
 static inline bool is_hanoi(const Machine *M) { return M->L->policy != EMU_POLICY_ITS; }
+
+#define FAIR_EVERY 8
 
 /* ------------------------------------------------------------ warp state */
 
@@ -160,7 +167,7 @@ void warp_exit_lanes(Machine *M, Warp *w, uint32_t lanes)
         for (int i = 0; i < w->nrec; i++) { w->rec[i].mask &= ~lanes; w->rec[i].waiting &= ~lanes; }
         hanoi_settle(w);
     }
-    w->loop_streak = 0;
+    emu_progress(M, w);
     bar_recheck_after_exit(M, w->cta);
     coll_recheck_after_exit(M, w);
 }
@@ -441,7 +448,13 @@ static void run_group(Machine *M, Warp *w, uint32_t mask, uint32_t pc, uint32_t 
         }
         case FL_TRAP:
             if (!em) { pc++; continue; }
-            emu_fail(M, EMU_ERR_CHECK, "TRAP", I, w, em, "trap executed");
+            {
+                const Thread *T = w->t[__builtin_ctz(em)];
+                int others = __builtin_popcount(em) - 1;
+                emu_fail(M, EMU_ERR_CHECK, "TRAP", I, w, em, "trap executed at %s:%u by thread (%u,%u,%u) of CTA (%u,%u,%u)%s",
+                         P->m->filename, emu_inst_line(I), T->tid[0], T->tid[1], T->tid[2], w->cta->id[0], w->cta->id[1],
+                         w->cta->id[2], others ? " (and other lanes of its warp)" : "");
+            }
             goto out;
         case FL_BAR:
         case FL_COLL: {
@@ -480,6 +493,14 @@ out:
 static Warp *pick_warp(Machine *M)
 {
     bool hanoi = is_hanoi(M);
+    if (!hanoi && ++M->picks % FAIR_EVERY == 0) {
+        Warp *old = NULL;
+        for (uint32_t k = 0; k < M->nactive; k++) {
+            Warp *w = M->active[k];
+            if (w->runnable && (!old || w->last_pick < old->last_pick)) old = w;
+        }
+        if (old) { old->last_pick = M->clock; return old; }
+    }
     while (M->nactive) {
         uint32_t k;
         if (hanoi) { if (M->rr >= M->nactive) M->rr = 0; k = M->rr; }
@@ -487,6 +508,7 @@ static Warp *pick_warp(Machine *M)
         Warp *w = M->active[k];
         if (w->runnable) {
             if (hanoi) M->rr = k + 1;
+            w->last_pick = M->clock;
             return w;
         }
         w->listed = false;
@@ -515,6 +537,8 @@ static void run_warp(Machine *M, Warp *w)
     uint32_t m = r;
     for (int i = 0; i < pick; i++) m &= m - 1;
     int l0 = __builtin_ctz(m);
+    if (++w->picks % FAIR_EVERY == 0)
+        FOR_LANES(l, r) if (w->t[l]->last_run < w->t[l0]->last_run) l0 = l;
     uint32_t pc = w->t[l0]->pc, g = 0;
     FOR_LANES(l, r) if (w->t[l]->pc == pc) g |= 1u << l;
     uint64_t z = rng_next(M);
@@ -523,6 +547,7 @@ static void run_warp(Machine *M, Warp *w)
         g = sub | (1u << l0);
     }
     uint32_t quantum = 1 + (uint32_t)((z >> 8) % 48);
+    FOR_LANES(l, g) w->t[l]->last_run = M->clock + 1;
     run_group(M, w, g, pc, quantum);
 }
 
@@ -675,6 +700,7 @@ bool emu_schedule(Machine *M)
         run_warp(M, w);
         if (c->live == 0 && !M->failed) retire_cta(M, c);
         if (M->steps > M->L->max_steps && !M->failed) { report_livelock(M); break; }
+        if (M->L->spin_limit && M->steps - M->last_progress > M->L->spin_limit && !M->failed) { spin_report_livelock(M); describe_blocked(M); break; }
     }
     return !M->failed;
 }
