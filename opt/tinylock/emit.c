@@ -3,9 +3,12 @@
  * Spin lock (a proven SpinSite):
  *     L: atom.SPACE.cas.b32 o, [m], 0, 1; setp.ne o, 0; @p bra L;
  *        membar.X;  ...critical section...  membar.X;  atom.SPACE.exch.b32 _, [m], 0;
+ *  (or the critical-section form: the loop header's branch skips the
+ *  critical section when the CAS failed and a latch retries)
  *  becomes
- *     L: atom.acquire.SCOPE.SPACE.cas.b32 o, [m], 0, 1; setp.ne o, 0;
- *        [@p nanosleep.u32 B;]  [debug counter]  @p bra L;
+ *     L: [debug counter: count attempts, trap after N]
+ *        atom.acquire.SCOPE.SPACE.cas.b32 o, [m], 0, 1; setp.ne o, 0;
+ *        [@failed nanosleep.u32 B;]  @p bra L;
  *        ...critical section...  st.release.SCOPE.SPACE.b32 [m], 0;
  *  (atom.release.SCOPE.SPACE.exch.b32 when the old value is read).  The
  *  critical section is kept as it is, in the same place.
@@ -73,14 +76,14 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
     if (o->backoff > 0 && t->ordered) {
         Stmt *ns = ir_new_instr(fn, "nanosleep.u32", 1);
         ns->u.instr.ops[0] = ir_op_int(m, o->backoff);
-        ns->u.instr.guard = b->guard, ns->u.instr.guard_neg = b->guard_neg;
+        ns->u.instr.guard = b->guard, ns->u.instr.guard_neg = s->again_neg; /* after a failed attempt */
         ir_insert_before(s->bra, ns);
     }
     if (o->debug_spin > 0) {
         /* the counter starts at 0 on every edge into the loop */
         Reg *cnt = ir_fresh_reg(fn, ".b32");
         const Cfg *cfg = cfg_get(fn);
-        uint32_t h = cfg_block_index(cfg, s->bra->block);
+        uint32_t h = s->header;
         Block *outside[64];
         int nout = 0;
         for (uint32_t k = 0; k < cfg_npred(cfg, h) && nout < 64; k++)
@@ -93,7 +96,9 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
                 ir_insert_before(last, mv);
             else ir_append(outside[k], mv);
         }
-        tl_debug_count(&e, cnt, b->guard, b->guard_neg);
+        e.at = s->cas; /* counts attempts */
+        for (Stmt *p = s->cas->prev; p && p->kind == STMT_INSTR && p->u.instr.op == OP_mov; p = p->prev) e.at = p;
+        tl_debug_count(&e, cnt, NULL, false);
     }
 }
 

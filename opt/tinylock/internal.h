@@ -46,8 +46,8 @@ Operand tl_imm(TlEmit *e, int64_t v);
  * name.  tl_loop_end closes it: debug counter, backoff, @again bra. */
 Str tl_loop_begin(TlEmit *e, Reg **counter);
 void tl_loop_end(TlEmit *e, Str label, Reg *again, Reg *counter);
-/* The debug counter of a loop whose head the pass did not make: count and
- * trap before `bra` (the loop's retry branch, guarded by `again`). */
+/* Count one iteration and trap after e->debug_spin, before e->at; only
+ * while `again` (negated: again_neg) holds, or always when again is NULL. */
 void tl_debug_count(TlEmit *e, Reg *counter, Reg *again, bool again_neg);
 const char *tl_membar(const char *scope);   /* "membar.cta", "membar.gl", "membar.sys" */
 
@@ -55,8 +55,8 @@ const char *tl_membar(const char *scope);   /* "membar.cta", "membar.gl", "memba
 
 typedef struct SpinSite {
     uint32_t header;          /* the loop's only block */
-    Stmt *cas, *setp, *bra;   /* the acquire attempt and the retry branch */
-    bool again_neg;           /* the branch retries on !p */
+    Stmt *cas, *setp, *bra;   /* the acquire attempt and the header's branch on its result */
+    bool again_neg;           /* the attempt failed iff the branch's guard register is false */
     Stmt *fence_acq;          /* the full fence after the loop */
     Stmt *fence_rel, *release;/* the fence before the release, the release */
     const Term *addr;

@@ -4,16 +4,22 @@
  * Spin-lock upgrade: acquire-CAS + releasing store replace the relaxed
  * CAS + full fence and full fence + exch only when the fences have no other
  * role and the lock is safe to spin on:
- *   - the target has independent thread scheduling (sm_70+): the shape
+ *   - the target has the acquire/release forms (sm_70+, PTX 6.0+; this
+ *     also means independent thread scheduling, without which the shape
  *     "spin until acquired, then the critical section after the loop"
- *     deadlocks under lock-step SIMT with intra-warp contention;
+ *     deadlocks under intra-warp contention);
  *   - lock and unlock are in one divergent region: the release block
  *     post-dominates the block after the loop and is dominated by it;
  *   - no barrier, warp collective or call inside the critical section;
  *   - every memory access that the full fences order besides the critical
  *     section (reachable before the acquire or after the release without
- *     crossing a CTA barrier — for a cta-scope lock — or at all) reads
- *     immutable data (.nc, .const, .param, read-only parameters).
+ *     crossing a CTA barrier — for a cta-scope lock — or at all) is weak
+ *     (a plain ld/st: release orders every earlier access of the thread
+ *     and acquire every later one, so message passing through the lock is
+ *     kept; what the SC fences add is store->load order, which only
+ *     matters to accesses that synchronise: atomics, volatile, relaxed,
+ *     acquire/release — a race between weak accesses has no defined
+ *     outcome to keep) or reads immutable data.
  * Barrier relaxation: a plain bar.sync 0 that every thread reaches once
  * (not in a loop, converged) is removed only when every pair of accesses
  * crossing it (before it and after it, up to the barriers that stay) that
@@ -125,14 +131,26 @@ static void walk_free(Walk *w) { free(w->seen), free(w->full), free(w->stack); }
 
 /* ------------------------------------------------------------ spinlock */
 
+/* A plain ld/st: no atomicity, no volatile, no memory-order qualifier. */
+static bool weak(const Stmt *st, const MemAccess *a)
+{
+    const Instr *in = &st->u.instr;
+    if (a->flags & (MACC_ATOMIC | MACC_VOLATILE | MACC_ASYNC)) return false;
+    if (in->op != OP_ld && in->op != OP_st) return false;
+    static const char *const m[] = { ".relaxed", ".acquire", ".release", ".volatile", ".mmio", ".sc", ".acq_rel" };
+    for (int i = 0; i < 7; i++)
+        if (instr_has_mod(in, m[i])) return false;
+    return true;
+}
+
 void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s)
 {
     if (!s->ok) return;
     s->ok = false;
-    if (!t->its) {
+    if (!t->ordered) {
         snprintf(s->why, sizeof s->why,
-                 "target below sm_70 (no independent thread scheduling): spinning until acquired with the critical section after "
-                 "the loop deadlocks under intra-warp contention; not rewritten");
+                 "the target has no acquire/release forms (sm_70 and PTX 6.0): the legacy form is the fences the lock already "
+                 "has%s", t->its ? "" : " (and without independent thread scheduling an intra-warp spin can deadlock)");
         return;
     }
     const Cfg *cfg = cfg_get(fn);
@@ -185,9 +203,10 @@ void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s)
     walk(&w, rel, true);
     for (uint32_t k = 0; k < mi->nacc; k++) {
         const MemAccess *a = &mi->acc[k];
-        if (!w.seen[a->instr] || own[a->instr] || immutable(mi, a)) continue;
+        if (!w.seen[a->instr] || own[a->instr] || immutable(mi, a) || weak(cfg->instr[a->instr], a)) continue;
         snprintf(s->why, sizeof s->why,
-                 "the fences also order the access at line %u, outside the critical section%s: they have another role",
+                 "the fences also order the synchronising access at line %u (atomic, volatile or ordered), outside the critical "
+                 "section%s: they may have another role",
                  cfg->instr[a->instr]->line, w.stop ? " and not separated from it by a CTA barrier" : "");
         goto out;
     }

@@ -83,9 +83,11 @@ void tl_debug_count(TlEmit *e, Reg *counter, Reg *again, bool again_neg)
     if (!counter) return;
     Reg *q = ir_fresh_reg(e->fn, ".pred");
     INS(e, NULL, false, "add.u32", ir_op_reg(counter), ir_op_reg(counter), tl_imm(e, 1));
-    Operand a = ir_op_reg(again);
-    if (again_neg) a.flags |= OPNDF_NEG;
-    INS(e, NULL, false, "setp.ge.and.u32", ir_op_reg(q), ir_op_reg(counter), tl_imm(e, e->debug_spin), a);
+    if (again) {
+        Operand a = ir_op_reg(again);
+        if (again_neg) a.flags |= OPNDF_NEG;
+        INS(e, NULL, false, "setp.ge.and.u32", ir_op_reg(q), ir_op_reg(counter), tl_imm(e, e->debug_spin), a);
+    } else INS(e, NULL, false, "setp.ge.u32", ir_op_reg(q), ir_op_reg(counter), tl_imm(e, e->debug_spin));
     tl_ins(e, q, false, "trap", 0, NULL);
     ir_split_block_before(e->at); /* a guarded trap ends its block (ir/cfg.c) */
 }

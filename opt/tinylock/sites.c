@@ -2,8 +2,13 @@
  * loops with their fences and release (the CUDA-by-Example lock that nvcc
  * compiles from `while (atomicCAS(m, 0, 1) != 0); __threadfence();` and
  * `__threadfence(); atomicExch(m, 0);`), and the CTA barriers of a kernel.
- * Shapes are read through the analyses (loops, SSA, terms), not the text:
- * the compare value is a term equal to 0 wherever it was computed. */
+ * The attempt may also be a test-and-set (atom.exch old, [m], k != 0; the
+ * hash-table insert's lock).  Two loop shapes: spin until acquired, then
+ * the critical section after the loop; or the critical-section form
+ * (`while (!done) if (atomicCAS(..) == 0) { ...; done = true; }`), where
+ * the header's branch skips the critical section on failure.  Shapes are
+ * read through the analyses (loops, SSA, terms), not the text: the compare
+ * value is a term equal to 0 wherever it was computed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,72 +104,76 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
     for (uint32_t L = 0; L < li->nloops; L++) {
         const Loop *lp = &li->loops[L];
         uint32_t h = lp->header;
-        if (lp->nblocks != 1 || cfg->term[h] != TERM_BRA || !(cfg->flags[h] & CFGB_GUARDED)) continue;
+        if (cfg->term[h] != TERM_BRA || !(cfg->flags[h] & CFGB_GUARDED) || cfg_nsucc(cfg, h) != 2) continue;
         Stmt *bra = cfg->instr[cfg->term_instr[h]];
-        /* the attempt: the one atom.cas of the block */
+        /* the attempt: the one atom.cas of the loop header */
         Stmt *cas = NULL;
         uint32_t casi = ANA_NONE;
         bool other = false;
         for (uint32_t i = cfg->block_instr[h]; i < cfg->block_instr[h + 1]; i++) {
             const Instr *in = &cfg->instr[i]->u.instr;
-            if (in->op == OP_atom && instr_has_mod(in, ".cas") && str_eqc(instr_type(in), ".b32") && !in->guard && !cas)
+            if (in->op == OP_atom && (instr_has_mod(in, ".cas") || instr_has_mod(in, ".exch")) && str_eqc(instr_type(in), ".b32") &&
+                !in->guard && !cas)
                 cas = cfg->instr[i], casi = i;
             else if (cfg->iflags[i] & (OPF_LOAD | OPF_STORE | OPF_ATOMIC | OPF_BARRIER | OPF_COLLECTIVE | OPF_FENCE | OPF_CALL))
                 other = true;
         }
         if (!cas) continue;
+        bool tas = instr_has_mod(&cas->u.instr, ".exch"); /* test-and-set: atom.exch old, [m], k */
         SpinSite *s = &v[(*n)++];
         s->header = h, s->cas = cas, s->bra = bra;
         s->space = space_of(&cas->u.instr);
         s->addr = vterms_address(fn, casi, 1);
         if (other) {
-            snprintf(s->why, sizeof s->why, "the spin loop does more than one atom.cas (another memory access, fence or collective)");
+            snprintf(s->why, sizeof s->why, "the spin loop's header does more than one atom.cas (another memory access, fence or collective)");
             continue;
         }
         if (has_order(&cas->u.instr)) {
             snprintf(s->why, sizeof s->why, "the atom.cas already has memory-order semantics");
             continue;
         }
-        /* retry iff old != 0 */
+        /* the branch decides on old == 0 (acquired) or old != 0 */
         const Instr *b = &bra->u.instr;
         SsaValue gv = ssa_use_value(fn, bra, b->guard);
         const SsaVal *g = &ssa->v[gv];
         Stmt *setp = g->kind == SSA_DEF ? cfg->instr[g->instr] : NULL;
-        uint64_t zero, cmpv, swpv;
+        uint64_t zero = 1, cmpv, swpv;
         const Instr *si = setp ? &setp->u.instr : NULL;
         bool ne = si && si->op == OP_setp && instr_has_mod(si, ".ne"), eq = si && si->op == OP_setp && instr_has_mod(si, ".eq");
-        if (!si || (!ne && !eq) || g->partial || si->nops != 3 || si->ops[0].kind != OPND_REG) {
-            snprintf(s->why, sizeof s->why, "the retry branch is not a comparison of the atom.cas result with 0");
-            continue;
-        }
         const Term *old = vterms_value(fn, ssa->defs[ssa->def_start[casi]]);
-        const Term *x = opnd_term(fn, ssa, g->instr, 1), *y = opnd_term(fn, ssa, g->instr, 2);
-        bool shape = old && ((x == old && term_is_const(y, &zero)) || (y == old && term_is_const(x, &zero))) && zero == 0;
-        s->again_neg = b->guard_neg;
-        if (!shape || (ne ? b->guard_neg : !b->guard_neg) || cfg_succs(cfg, h)[0] == h) {
-            snprintf(s->why, sizeof s->why, "the retry branch is not \"retry while the atom.cas returned non-zero\"");
+        const Term *x = si && si->nops == 3 ? opnd_term(fn, ssa, g->instr, 1) : NULL, *y = si && si->nops == 3 ? opnd_term(fn, ssa, g->instr, 2) : NULL;
+        bool shape = old && x && y && ((x == old && term_is_const(y, &zero)) || (y == old && term_is_const(x, &zero))) && zero == 0;
+        if (!si || (!ne && !eq) || g->partial || si->ops[0].kind != OPND_REG || !shape) {
+            snprintf(s->why, sizeof s->why, "the loop header's branch is not a comparison of the atom.cas result with 0");
             continue;
         }
-        if (!term_is_const(opnd_term(fn, ssa, casi, 2), &cmpv) || cmpv != 0 ||
-            !term_is_const(opnd_term(fn, ssa, casi, 3), &swpv) || swpv == 0) {
-            snprintf(s->why, sizeof s->why, "the atom.cas does not take a free word (0) to a held one (a non-zero constant)");
+        if (tas ? cas->u.instr.nops != 3 || !term_is_const(opnd_term(fn, ssa, casi, 2), &swpv) || swpv == 0
+                : cas->u.instr.nops != 4 || !term_is_const(opnd_term(fn, ssa, casi, 2), &cmpv) || cmpv != 0 ||
+                      !term_is_const(opnd_term(fn, ssa, casi, 3), &swpv) || swpv == 0) {
+            snprintf(s->why, sizeof s->why, "the %s does not take a free word (0) to a held one (a non-zero constant)",
+                     tas ? "atom.exch" : "atom.cas");
             continue;
         }
+        /* taken when the guard holds; the guard holds on success when it
+         * is (old == 0) or !(old != 0) */
+        bool taken_on_success = eq != b->guard_neg;
+        s->again_neg = b->guard_neg != taken_on_success; /* the guard, read as "the attempt failed" */
+        uint32_t fall = cfg_succs(cfg, h)[0], taken = cfg_succs(cfg, h)[1];
+        uint32_t E = taken_on_success ? taken : fall;
         s->setp = setp;
         if (!s->addr) {
             snprintf(s->why, sizeof s->why, "the lock's address is not modelled");
             continue;
         }
-        /* the full fence after the loop (__threadfence) */
-        if (lp->nexits != 1 || lp->exits[0] >= cfg->n || cfg_npred(cfg, lp->exits[0]) != 1) {
-            snprintf(s->why, sizeof s->why, "the spin loop does not fall into one block of its own");
+        /* the full fence at the start of the acquired path (__threadfence) */
+        if (E >= cfg->n || E == h || cfg_npred(cfg, E) != 1) {
+            snprintf(s->why, sizeof s->why, "the acquired path does not start a block of its own");
             continue;
         }
-        uint32_t E = lp->exits[0];
         Stmt *f = cfg->block_instr[E] < cfg->block_instr[E + 1] ? cfg->instr[cfg->block_instr[E]] : NULL;
         s->scope = f ? fence_scope(f) : NULL;
         if (!s->scope) {
-            snprintf(s->why, sizeof s->why, "no full fence (membar/fence.sc) right after the spin loop: nothing to replace by acquire semantics");
+            snprintf(s->why, sizeof s->why, "no full fence (membar/fence.sc) where the lock is acquired: nothing to replace by acquire semantics");
             continue;
         }
         s->fence_acq = f;
