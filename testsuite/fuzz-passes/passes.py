@@ -18,4 +18,9 @@ CONFIGS = [
     ("shuffle-checks", "shuffle<max-delta=31;max-shuffles=1000;loops=1;unsigned=1;clamp=1;profit=off>", ""),
     ("regtune-l2", "regtune<level=2;block=128>", ""),
     ("regtune-maxnreg32", "regtune<maxnreg=32>", ""),
+    # tinylock: every rewrite on (spin-lock upgrade, barrier channels with
+    # the profitability gate), then forced barrier channels with the debug
+    # bound (a wait that never ends traps instead of hanging the emulator)
+    ("tinylock", "tinylock", ""),
+    ("tinylock-debug", "tinylock<debug-spin=100000;profit=off;backoff=32>", ""),
 ]
