@@ -1,7 +1,8 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
-	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py
-BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass
+	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
+	bench/tinylock/table.py
+BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass bench-tinylock
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -22,4 +23,8 @@ bench-prove: ptxopt$(EXEEXT)
 # KernelGen ports: global loads, shuffles, instructions, registers (issue 11)
 bench-sass: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sass/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
+# tinylock pass: SASS size, registers, shared memory added, CTA barriers and
+# fences per rewritten kernel, before -> after (issue 15 §4)
+bench-tinylock: ptxopt$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/tinylock/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)
