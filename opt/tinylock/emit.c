@@ -14,17 +14,23 @@
  *  critical section is kept as it is, in the same place.
  *
  * Barrier (a BarPlan with relaxed barriers): one .b32 flag per thread,
- * __tinylock_flags[ntid], each thread's own word at %tid.x:
- *     entry:      self = &flags[%tid.x]
- *     init:       st.shared.u32 [self], 0 before a kept barrier that
- *                 dominates every producer and consumer, else at the entry
- *                 followed by an added bar.sync 0;
- *     producer j: after its store: publish(self, j)  (epoch j, dominance order)
- *     consumer:   before its load: p = %tid.x + N; active = p < ntid;
- *                 wait(&flags[p], epoch of its producer, active)
- *     the relaxed barriers are deleted.
+ * __tinylock_flags[ntid] (1024 when the block shape is unknown), each
+ * thread's own word at %tid.x:
+ *     entry:       self = &flags[%tid.x]
+ *     init:        st.shared.u32 [self], 0 before a kept barrier that
+ *                  dominates every relaxed barrier and consumer, else at
+ *                  the entry followed by an added bar.sync 0;
+ *     barrier j:   publish(self, j) in its place (epoch j: the relaxed
+ *                  barriers in dominance order; every thread passes each
+ *                  once, whatever it stored) and the barrier is deleted;
+ *     consumer:    before its load: p = %tid.x + N; active = p < ntid;
+ *                  wait(&flags[p], the latest epoch it crossed, active).
  * A consumer whose producer thread does not exist (p outside the block)
- * reads without waiting, as the original read after the barrier. */
+ * reads without waiting, as the original read after the barrier.  When
+ * the block shape is unknown, one_d = (%ntid.y == 1 && %ntid.z == 1) is
+ * computed at the entry, the barrier stays as @!one_d bar.sync 0 (a
+ * CTA-uniform guard) and active includes one_d: the channels replace the
+ * barrier only in one-row blocks, where %tid.x names the thread. */
 #include <stdio.h>
 #include <string.h>
 
@@ -153,12 +159,13 @@ void tl_emit_barrier(Function *fn, const TlTarget *t, const Options *o, BarPlan 
 {
     Module *m = fn->mod;
     Stmt *entry = first_instr(fn);
-    Reg *tid = NULL, *ntid = NULL, *base = NULL, *self = NULL;
+    Reg *tid = NULL, *ntid = NULL, *base = NULL, *self = NULL, *one_d = NULL;
     TlEmit e = { .fn = fn, .at = entry, .t = *t, .debug_spin = o->debug_spin, .backoff = o->backoff };
     e.t.ordered = !p->legacy;
-    if (p->nprod) {
+    bool flags = p->ncons > 0;
+    if (flags) {
         Str name = flags_name(fn);
-        Stmt *d = flags_decl(fn, name, p->ntid);
+        Stmt *d = flags_decl(fn, name, p->nflags);
         ir_insert_before(fn->first->first ? fn->first->first : entry, d);
         tid = ir_fresh_reg(fn, ".b32"), ntid = ir_fresh_reg(fn, ".b32"), base = ir_fresh_reg(fn, ".b32"), self = ir_fresh_reg(fn, ".b32");
         Reg *off = ir_fresh_reg(fn, ".b32");
@@ -167,22 +174,33 @@ void tl_emit_barrier(Function *fn, const TlTarget *t, const Options *o, BarPlan 
         INS(&e, "mov.u32", ir_op_reg(base), ir_op_sym(m, name, 0));
         INS(&e, "shl.b32", ir_op_reg(off), ir_op_reg(tid), tl_imm(&e, 2));
         INS(&e, "add.s32", ir_op_reg(self), ir_op_reg(base), ir_op_reg(off));
-        if (p->init_before) e.at = p->init_before;
+    }
+    if (!p->ntid) {
+        /* block shape unknown: channels only in one-row blocks, where
+         * %tid.x names the thread; elsewhere the barriers stay */
+        Reg *ny = ir_fresh_reg(fn, ".b32"), *nz = ir_fresh_reg(fn, ".b32"), *y1 = ir_fresh_reg(fn, ".pred");
+        one_d = ir_fresh_reg(fn, ".pred");
+        e.at = entry;
+        INS(&e, "mov.u32", ir_op_reg(ny), ir_op_special(fn, "%ntid", 'y'));
+        INS(&e, "mov.u32", ir_op_reg(nz), ir_op_special(fn, "%ntid", 'z'));
+        INS(&e, "setp.eq.u32", ir_op_reg(y1), ir_op_reg(ny), tl_imm(&e, 1));
+        INS(&e, "setp.eq.and.u32", ir_op_reg(one_d), ir_op_reg(nz), tl_imm(&e, 1), ir_op_reg(y1));
+    }
+    if (flags) {
+        e.at = p->init_before ? p->init_before : entry;
         INS(&e, "st.shared.u32", tl_addr(&e, self, 0), tl_imm(&e, 0));
         if (!p->init_before) INS(&e, "bar.sync", tl_imm(&e, 0));
     }
-    for (int i = 0; i < p->nprod; i++) {
-        Stmt *st = p->prod[i].st;
-        /* right after the store: before the next statement of its block,
-         * or at the block's end */
-        Stmt *nx = st->next;
-        if (!nx) {
-            nx = ir_new_label(fn, ir_fresh_label(fn)); /* a label of its own: the next block starts here */
-            ir_insert_after(st, nx);
-            ir_split_block_before(nx);
-        }
-        e.at = nx;
-        tl_flag_publish(&e, self, (uint32_t)p->prod[i].epoch);
+    /* each relaxed barrier: the thread publishes that it is past it */
+    for (int i = 0; i < p->nbars; i++) {
+        BarSite *b = &p->bars[i];
+        if (!b->relaxed) continue;
+        e.at = b->bar;
+        if (flags) tl_flag_publish(&e, self, (uint32_t)b->epoch);
+        if (one_d) {
+            b->bar->u.instr.guard = one_d, b->bar->u.instr.guard_neg = true; /* @!one_d bar.sync 0 */
+            ir_touch(b->bar);
+        } else ir_remove(b->bar);
     }
     for (int i = 0; i < p->ncons; i++) {
         Consumer *c = &p->cons[i];
@@ -190,11 +208,10 @@ void tl_emit_barrier(Function *fn, const TlTarget *t, const Options *o, BarPlan 
             *act = ir_fresh_reg(fn, ".pred");
         e.at = c->ld;
         INS(&e, "add.s32", ir_op_reg(pi), ir_op_reg(tid), tl_imm(&e, c->shift));
-        INS(&e, "setp.lt.u32", ir_op_reg(act), ir_op_reg(pi), ir_op_reg(ntid));
+        if (one_d) INS(&e, "setp.lt.and.u32", ir_op_reg(act), ir_op_reg(pi), ir_op_reg(ntid), ir_op_reg(one_d));
+        else INS(&e, "setp.lt.u32", ir_op_reg(act), ir_op_reg(pi), ir_op_reg(ntid));
         INS(&e, "shl.b32", ir_op_reg(po), ir_op_reg(pi), tl_imm(&e, 2));
         INS(&e, "add.s32", ir_op_reg(pa), ir_op_reg(base), ir_op_reg(po));
-        tl_flag_wait(&e, pa, (uint32_t)p->prod[c->producer].epoch, act);
+        tl_flag_wait(&e, pa, (uint32_t)c->epoch, act);
     }
-    for (int i = 0; i < p->nbars; i++)
-        if (p->bars[i].relaxed) ir_remove(p->bars[i].bar);
 }

@@ -74,32 +74,30 @@ void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s);
 
 /* -------------------------------------------------------------- barrier */
 
-typedef struct Producer {
-    uint32_t instr;
-    Stmt *st;
-    int epoch;                /* 1, 2, ... in dominance order; 0: no channel */
-} Producer;
-
 typedef struct Consumer {
     uint32_t instr;
     Stmt *ld;
-    int producer;             /* index into producers */
-    int64_t shift;            /* the producer is thread %tid.x + shift */
+    Stmt *producer;           /* a store whose bytes it reads (for remarks) */
+    int64_t shift;            /* the only thread that may have written its bytes is %tid.x + shift */
+    int epoch;                /* wait until that thread's flag reaches this */
+    uint64_t bars;            /* the barriers (BarPlan.bars indices) whose pairs it is in */
+    bool by_z3;               /* uniqueness proved by Z3 under the path conditions */
 } Consumer;
 
 typedef struct BarSite {
     uint32_t instr, block;
     Stmt *bar;
     bool cand, relaxed;
+    int epoch;                /* relaxed: 1, 2, ... in dominance order */
     char why[400];
 } BarSite;
 
 typedef struct BarPlan {
-    uint32_t ntid;            /* threads per block (.reqntid/.maxntid x, y = z = 1) */
+    uint32_t ntid;            /* threads per block (.reqntid/.maxntid x, y = z = 1); 0: unknown */
+    uint32_t nflags;          /* flag words: ntid, or 1024 when the shape is unknown */
     int nbars, nrelaxed;
     BarSite *bars;
-    int nprod, ncons;
-    Producer *prod;
+    int ncons;
     Consumer *cons;
     Stmt *init_before;        /* the kept barrier the flags' initialisation precedes, or NULL:
                                  a barrier is added at the kernel's entry */

@@ -229,6 +229,7 @@ static bool cta_uniform_but_tid(const Term *x, const Term *tid, int depth)
             return str_eqc(x->name, "%ntid") || str_eqc(x->name, "%ctaid") || str_eqc(x->name, "%nctaid");
         return false;
     }
+    if (x->op == T_UF) return false;
     for (uint32_t i = 0; i < x->n; i++)
         if (!cta_uniform_but_tid(x->args[i], tid, depth + 1)) return false;
     return true;
@@ -244,8 +245,8 @@ typedef struct BCtx {
     TermTable *tt;
     const Term *tid;
     ProofSession *ps;
-    uint32_t ntid;
-    int8_t *prod_ok;      /* [nacc] -1 unknown, 0 no, 1 yes */
+    uint32_t bound;       /* threads per block (ntid, or 1024) */
+    const Term **cond;    /* [n] reach condition of each block, NULL until made */
 } BCtx;
 
 static bool plain_ld_st(const Instr *in, Opcode op)
@@ -258,56 +259,111 @@ static bool plain_ld_st(const Instr *in, Opcode op)
     return str_eqc(instr_space(in), ".shared") || str_eqc(instr_space(in), ".shared::cta");
 }
 
-static bool producer_ok(BCtx *c, uint32_t k)
+/* A condition that holds in every thread that reaches block b: the
+ * conjunction, along b's dominator chain, of the branch conditions of
+ * edges d -> s where s has d as its only predecessor (so reaching s means
+ * that edge was taken).  Conditions that are not functions of %tid.x and
+ * launch constants (loaded data) are left out: a weaker condition is still
+ * necessary. */
+static const Term *reach_cond(BCtx *c, uint32_t b)
 {
-    if (c->prod_ok[k] >= 0) return c->prod_ok[k];
-    const MemAccess *a = &c->mi->acc[k];
-    const Stmt *st = c->cfg->instr[a->instr];
-    uint32_t b = c->cfg->instr_block[a->instr];
-    bool ok = plain_ld_st(&st->u.instr, OP_st) && a->addr && a->bytes && c->tid && c->li->innermost[b] == ANA_NONE &&
-              dom_dominates(c->pdom, b, 0) && !uniform_may_have_exited(c->fn, st) && cta_uniform_but_tid(a->addr, c->tid, 0);
-    uint64_t coef = 0;
-    if (ok) ok = term_linear_in(c->tt, a->addr, c->tid, &coef) && coef;
-    if (ok) {
-        unsigned w = a->addr->width;
-        int64_t sc = w == 64 ? (int64_t)coef : (int64_t)(int32_t)(uint32_t)coef;
-        uint64_t mag = sc < 0 ? (uint64_t)-sc : (uint64_t)sc;
-        ok = mag >= a->bytes && mag * c->ntid < (1ull << 31);
+    if (c->cond[b]) return c->cond[b];
+    const Cfg *cfg = c->cfg;
+    const Term *k = term_const(c->tt, 1, 1);
+    for (uint32_t s = b; s != 0 && s < cfg->n;) {
+        uint32_t d = c->dom->idom[s];
+        if (d == ANA_NONE || d >= cfg->n) break;
+        if (cfg_npred(cfg, s) == 1 && cfg->term[d] == TERM_BRA && (cfg->flags[d] & CFGB_GUARDED) && cfg_nsucc(cfg, d) == 2) {
+            const Stmt *bra = cfg->instr[cfg->term_instr[d]];
+            const Term *g = vterms_value(c->fn, ssa_use_value(c->fn, bra, bra->u.instr.guard));
+            if (g && g->width == 1 && cta_uniform_but_tid(g, c->tid, 0)) {
+                bool taken = cfg_succs(cfg, d)[1] == s;
+                bool need = taken != bra->u.instr.guard_neg; /* the guard register's value on this edge */
+                k = term_binop(c->tt, T_AND, k, need ? g : term_not(c->tt, g));
+            }
+        }
+        s = d;
     }
-    c->prod_ok[k] = ok;
-    return ok;
+    return c->cond[b] = k;
 }
 
-/* Is y (a load) reading what x (a producer store) wrote in thread tid+N? */
-static bool matched(BCtx *c, uint32_t kx, uint32_t ky, int64_t *N, char *why, size_t cap)
+/* The fast path, no solver: the store's address is injective in %tid.x
+ * (k + c*%tid.x, the rest CTA-uniform, |c| >= width, |c|*threads < 2^31)
+ * and the load's address is exactly the store's in thread %tid.x + N:
+ * then thread %tid.x + N is the only thread whose store touches those
+ * bytes, whichever threads execute the store. */
+static bool affine_producer(BCtx *c, const MemAccess *x, const MemAccess *y, int64_t *N)
+{
+    if (!c->tid || !cta_uniform_but_tid(x->addr, c->tid, 0)) return false;
+    uint64_t coef = 0;
+    if (!term_linear_in(c->tt, x->addr, c->tid, &coef) || !coef) return false;
+    unsigned w = x->addr->width;
+    int64_t sc = w == 64 ? (int64_t)coef : (int64_t)(int32_t)(uint32_t)coef;
+    uint64_t mag = sc < 0 ? (uint64_t)-sc : (uint64_t)sc;
+    if (mag < x->bytes || mag * c->bound >= (1ull << 31)) return false;
+    int64_t n;
+    if (!term_solve_shift(c->tt, x->addr, y->addr, c->tid, -(int64_t)c->bound, (int64_t)c->bound, &n)) return false;
+    const Term *sh = term_subst(c->tt, x->addr, c->tid, term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n)));
+    if (sh != y->addr) return false;
+    *N = n;
+    return true;
+}
+
+/* With Z3: for every consumer thread t and producer thread t' (both in
+ * the block) that reach the load and the store (their reach conditions),
+ * if the store's bytes in t' overlap the load's in t, then t' = t + N. */
+static bool proved_producer(BCtx *c, const MemAccess *x, const MemAccess *y, int64_t N)
+{
+    if (!proof_available() || !c->tid) return false;
+    if (!c->ps) c->ps = proof_session_new(c->tt, 2000);
+    TermTable *tt = c->tt;
+    const Term *t1 = term_var(tt, 32, "tinylock_consumer"), *t2 = term_var(tt, 32, "tinylock_producer");
+    const Term *cy = term_subst(tt, reach_cond(c, c->cfg->instr_block[y->instr]), c->tid, t1);
+    const Term *cx = term_subst(tt, reach_cond(c, c->cfg->instr_block[x->instr]), c->tid, t2);
+    const Term *ay = term_subst(tt, y->addr, c->tid, t1), *ax = term_subst(tt, x->addr, c->tid, t2);
+    unsigned w = ax->width;
+    uint64_t wb = x->bytes > y->bytes ? x->bytes : y->bytes;
+    const Term *d = term_add(tt, term_sub(tt, ax, ay), term_const(tt, w, wb - 1));
+    const Term *overlap = term_binop(tt, T_ULT, d, term_const(tt, w, 2 * wb - 1));
+    const Term *range = term_binop(tt, T_AND, term_binop(tt, T_ULT, t1, term_const(tt, 32, c->bound)),
+                                   term_binop(tt, T_ULT, t2, term_const(tt, 32, c->bound)));
+    const Term *prem = term_binop(tt, T_AND, term_binop(tt, T_AND, cy, cx), term_binop(tt, T_AND, overlap, range));
+    return proof_equal_assuming(c->ps, prem, t2, term_add(tt, t1, term_const(tt, 32, (uint64_t)N)), NULL, 0) == PROOF_PROVED;
+}
+
+/* Is y (a load) reading bytes that only thread %tid.x + N may have written
+ * with x (a store)? */
+static bool matched(BCtx *c, uint32_t kx, uint32_t ky, int64_t *N, bool *z3, char *why, size_t cap)
 {
     const MemAccess *x = &c->mi->acc[kx], *y = &c->mi->acc[ky];
     const Stmt *xs = c->cfg->instr[x->instr], *ys = c->cfg->instr[y->instr];
-    if (!(x->flags & MACC_STORE) || (x->flags & MACC_ATOMIC) || !producer_ok(c, kx)) {
-        snprintf(why, cap, "the write at line %u is not a unique producer (a plain shared store of %%tid.x, executed once by every thread)", xs->line);
+    *z3 = false;
+    if (!(x->flags & MACC_STORE) || (x->flags & MACC_ATOMIC) || !plain_ld_st(&xs->u.instr, OP_st) || !x->addr || !x->bytes) {
+        snprintf(why, cap, "the access at line %u before the barrier is not a plain unguarded shared store (a %s after the barrier "
+                 "may touch its bytes in another thread)", xs->line, (y->flags & (MACC_STORE | MACC_ATOMIC)) ? "write" : "read");
         return false;
     }
-    if (!plain_ld_st(&ys->u.instr, OP_ld) || !y->addr || y->bytes != x->bytes) {
-        snprintf(why, cap, "the access at line %u is not a plain unguarded shared load of the producer's width", ys->line);
+    if (!plain_ld_st(&ys->u.instr, OP_ld) || !y->addr || !y->bytes) {
+        snprintf(why, cap, "the access at line %u is not a plain unguarded shared load", ys->line);
         return false;
     }
-    int64_t n;
-    if (!term_solve_shift(c->tt, x->addr, y->addr, c->tid, -(int64_t)c->ntid, (int64_t)c->ntid, &n)) {
-        snprintf(why, cap, "the load at line %u does not read the store at line %u of thread %%tid.x + N for a constant N", ys->line, xs->line);
-        return false;
+    int64_t n = 0;
+    bool ok = affine_producer(c, x, y, &n);
+    if (!ok && cta_uniform_but_tid(x->addr, c->tid, 0) && cta_uniform_but_tid(y->addr, c->tid, 0)) {
+        /* candidates: the affine shift if any, 0, +-1, then whole warps */
+        int64_t cand[80];
+        int nc = 0;
+        if (term_solve_shift(c->tt, x->addr, y->addr, c->tid, -(int64_t)c->bound, (int64_t)c->bound, &n)) cand[nc++] = n;
+        cand[nc++] = 0, cand[nc++] = -1, cand[nc++] = 1;
+        for (int64_t k = 32; k < c->bound && nc + 2 <= 80; k += 32) cand[nc++] = -k, cand[nc++] = k;
+        for (int i = 0; i < nc && !ok; i++)
+            if (proved_producer(c, x, y, cand[i])) ok = true, n = cand[i], *z3 = true;
     }
-    const Term *sh = term_subst(c->tt, x->addr, c->tid, term_add(c->tt, c->tid, term_const(c->tt, c->tid->width, (uint64_t)n)));
-    if (sh != y->addr) {
-        ProofResult r = PROOF_UNKNOWN;
-        if (proof_available()) {
-            if (!c->ps) c->ps = proof_session_new(c->tt, 2000);
-            r = proof_equal(c->ps, sh, y->addr, NULL, 0);
-        }
-        if (r != PROOF_PROVED) {
-            snprintf(why, cap, "the shift N = %lld from line %u to line %u is %s", (long long)n, xs->line, ys->line,
-                     r == PROOF_REFUTED ? "refuted" : "not proven");
-            return false;
-        }
+    if (!ok) {
+        snprintf(why, cap, "no single producer thread %%tid.x + N: the store at line %u may write the bytes the load at line %u reads "
+                 "from more than one thread, or from a thread that is not a constant offset away%s", xs->line, ys->line,
+                 proof_available() ? "" : " (built without Z3: only affine addresses are proved)");
+        return false;
     }
     if (!c->t->its && n % 32) {
         snprintf(why, cap, "the producer of line %u is in the consumer's warp (N = %lld) and the target has no independent thread "
@@ -327,17 +383,6 @@ static bool may_conflict(const MemAccess *x, const MemAccess *y)
     return true;
 }
 
-typedef struct Pair { uint32_t kx, ky; int64_t n; } Pair;
-
-static int add_unique(Pair **v, int *n, int *cap, Pair p)
-{
-    for (int i = 0; i < *n; i++)
-        if ((*v)[i].kx == p.kx && (*v)[i].ky == p.ky) return i;
-    if (*n == *cap) *cap = *cap ? *cap * 2 : 16, *v = realloc(*v, (size_t)*cap * sizeof **v);
-    (*v)[(*n)++] = p;
-    return *n - 1;
-}
-
 /* x's instruction runs before y's on every path (x dominates y). */
 static bool instr_dominates(const BCtx *c, uint32_t x, uint32_t y)
 {
@@ -347,26 +392,26 @@ static bool instr_dominates(const BCtx *c, uint32_t x, uint32_t y)
 
 void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
 {
+    if (!p->why[0] && p->nbars > 64)
+        snprintf(p->why, sizeof p->why, "more than 64 barriers in the kernel (not modelled)");
     if (p->why[0]) {
         for (int i = 0; i < p->nbars; i++) p->bars[i].relaxed = false;
         return;
     }
     const ValueTerms *vt = vterms_get(fn);
     BCtx c = { .fn = fn, .t = t, .cfg = cfg_get(fn), .dom = dom_get(fn), .pdom = postdom_get(fn), .li = loops_get(fn),
-               .mi = memory_get(fn), .tt = vt->tt, .tid = vterms_special(fn, "%tid", 'x'), .ntid = p->ntid };
-    c.prod_ok = malloc(c.mi->nacc + 1);
-    memset(c.prod_ok, -1, c.mi->nacc + 1);
+               .mi = memory_get(fn), .tt = vt->tt, .tid = vterms_special(fn, "%tid", 'x'), .bound = p->nflags };
+    c.cond = calloc(c.cfg->n + 1, sizeof *c.cond);
     p->legacy = !t->ordered;
     for (int i = 0; i < p->nbars; i++) p->bars[i].relaxed = p->bars[i].cand;
     Walk before = walk_new(c.cfg), after = walk_new(c.cfg);
     before.plan = after.plan = p;
     before.stop = after.stop = true;
-    Pair *pairs = NULL;
-    int npairs = 0, cap = 0;
+    p->cons = calloc(c.mi->nacc + 1, sizeof *p->cons);
     bool changed = true;
     while (changed) {
         changed = false;
-        npairs = 0;
+        p->ncons = 0;
         for (int bi = 0; bi < p->nbars; bi++) {
             BarSite *b = &p->bars[bi];
             if (!b->relaxed) continue;
@@ -374,6 +419,7 @@ void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
             walk(&before, b->instr, false);
             walk(&after, b->instr, true);
             bool fail = false;
+            int mark = p->ncons;
             for (uint32_t kx = 0; kx < c.mi->nacc && !fail; kx++) {
                 const MemAccess *x = &c.mi->acc[kx];
                 if (!before.seen[x->instr] || immutable(c.mi, x)) continue;
@@ -381,77 +427,70 @@ void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
                     const MemAccess *y = &c.mi->acc[ky];
                     if (!after.seen[y->instr] || immutable(c.mi, y) || !may_conflict(x, y)) continue;
                     int64_t n;
-                    char why[160];
-                    if (!matched(&c, kx, ky, &n, why, sizeof why)) {
+                    bool z3;
+                    char why[240];
+                    if (!matched(&c, kx, ky, &n, &z3, why, sizeof why)) {
                         snprintf(b->why, sizeof b->why, "line %u and line %u cross the barrier and no channel covers them: %s",
                                  c.cfg->instr[x->instr]->line, c.cfg->instr[y->instr]->line, why);
                         fail = true;
-                    } else add_unique(&pairs, &npairs, &cap, (Pair){ kx, ky, n });
+                        break;
+                    }
+                    if (n == 0 && !z3) continue; /* the thread's own bytes: program order */
+                    int k;
+                    for (k = 0; k < p->ncons; k++)
+                        if (p->cons[k].instr == y->instr) break;
+                    if (k == p->ncons)
+                        p->cons[p->ncons++] = (Consumer){ .instr = y->instr, .ld = c.cfg->instr[y->instr],
+                                                          .producer = c.cfg->instr[x->instr], .shift = n, .by_z3 = z3,
+                                                          .bars = 1ull << bi };
+                    else if (p->cons[k].shift != n) {
+                        snprintf(b->why, sizeof b->why, "the load at line %u reads bytes of two producer threads (%%tid.x%+lld and %%tid.x%+lld)",
+                                 c.cfg->instr[y->instr]->line, (long long)p->cons[k].shift, (long long)n);
+                        fail = true;
+                    } else p->cons[k].bars |= 1ull << bi;
                 }
             }
-            if (fail) b->relaxed = false, changed = true;
+            if (fail) b->relaxed = false, changed = true, p->ncons = mark;
         }
     }
     walk_free(&before), walk_free(&after);
-    /* channels: the producers of pairs with N != 0, epochs in dominance order */
-    p->prod = calloc((size_t)npairs + 1, sizeof *p->prod);
-    p->cons = calloc((size_t)npairs + 1, sizeof *p->cons);
-    uint32_t *pk = calloc((size_t)npairs + 1, sizeof *pk);
-    for (int i = 0; i < npairs; i++) {
-        if (pairs[i].n == 0) continue;
-        int j;
-        for (j = 0; j < p->nprod; j++)
-            if (pk[j] == pairs[i].kx) break;
-        if (j == p->nprod) {
-            pk[j] = pairs[i].kx;
-            uint32_t ins = c.mi->acc[pairs[i].kx].instr;
-            p->prod[p->nprod++] = (Producer){ .instr = ins, .st = c.cfg->instr[ins] };
+    /* epochs: the relaxed barriers in dominance order (each is on every
+     * path, once); a consumer waits for the latest barrier it crossed */
+    int order[64], no = 0;
+    for (int i = 0; i < p->nbars; i++)
+        if (p->bars[i].relaxed) {
+            int j = no++;
+            while (j > 0 && instr_dominates(&c, p->bars[i].instr, p->bars[order[j - 1]].instr)) order[j] = order[j - 1], j--;
+            order[j] = i;
         }
-    }
-    /* insertion sort by dominance; producers run on every path, once */
-    for (int i = 1; i < p->nprod; i++)
-        for (int j = i; j > 0 && instr_dominates(&c, p->prod[j].instr, p->prod[j - 1].instr); j--) {
-            Producer tp = p->prod[j]; p->prod[j] = p->prod[j - 1]; p->prod[j - 1] = tp;
-            uint32_t tk = pk[j]; pk[j] = pk[j - 1]; pk[j - 1] = tk;
-        }
-    bool total = true;
-    for (int i = 0; i + 1 < p->nprod; i++)
-        if (!instr_dominates(&c, p->prod[i].instr, p->prod[i + 1].instr)) total = false;
-    for (int i = 0; i < p->nprod; i++) p->prod[i].epoch = i + 1;
-    for (int i = 0; i < npairs; i++) {
-        if (pairs[i].n == 0) continue;
-        int j;
-        for (j = 0; j < p->nprod; j++)
-            if (pk[j] == pairs[i].kx) break;
-        uint32_t yi = c.mi->acc[pairs[i].ky].instr;
-        int k;
-        for (k = 0; k < p->ncons; k++)
-            if (p->cons[k].instr == yi) break;
-        if (k == p->ncons) p->cons[p->ncons++] = (Consumer){ .instr = yi, .ld = c.cfg->instr[yi], .producer = j, .shift = pairs[i].n };
-        else if (p->cons[k].shift != pairs[i].n) total = false; /* one load, two producer threads: not modelled */
-        else if (p->prod[j].epoch > p->prod[p->cons[k].producer].epoch) p->cons[k].producer = j;
-    }
-    if (!total) {
+    for (int i = 0; i < p->nbars; i++) p->bars[i].epoch = 0;
+    for (int j = 0; j < no; j++) p->bars[order[j]].epoch = j + 1;
+    for (int k = 0; k < p->ncons; k++) {
+        p->cons[k].epoch = 0;
         for (int i = 0; i < p->nbars; i++)
-            if (p->bars[i].relaxed)
-                p->bars[i].relaxed = false,
-                snprintf(p->bars[i].why, sizeof p->bars[i].why, "the producers are not ordered by dominance (or a load has two producer threads)");
-        p->nprod = p->ncons = 0;
+            if (((p->cons[k].bars >> i) & 1) && p->bars[i].epoch > p->cons[k].epoch) p->cons[k].epoch = p->bars[i].epoch;
     }
-    p->nrelaxed = 0;
-    for (int i = 0; i < p->nbars; i++) p->nrelaxed += p->bars[i].relaxed;
+    /* keep only consumers with a relaxed barrier (a later failure may have
+     * kept the one they were found at) */
+    int kept = 0;
+    for (int k = 0; k < p->ncons; k++)
+        if (p->cons[k].epoch > 0) p->cons[kept++] = p->cons[k];
+    p->ncons = kept;
+    p->nrelaxed = no;
     /* where the flags are initialised: before a kept barrier that dominates
-     * every producer and consumer, else at the entry with a barrier added */
+     * every relaxed barrier (the releases) and every consumer, else at the
+     * entry with a barrier added */
     p->init_before = NULL;
-    if (p->nprod)
+    if (p->ncons)
         for (int i = 0; i < p->nbars && !p->init_before; i++) {
             BarSite *b = &p->bars[i];
             if (b->relaxed || c.li->innermost[b->block] != ANA_NONE || !uniform_converged(fn, b->bar)) continue;
             bool all = true;
-            for (int k = 0; k < p->nprod && all; k++) all = instr_dominates(&c, b->instr, p->prod[k].instr);
+            for (int k = 0; k < p->nbars && all; k++)
+                if (p->bars[k].relaxed) all = instr_dominates(&c, b->instr, p->bars[k].instr);
             for (int k = 0; k < p->ncons && all; k++) all = instr_dominates(&c, b->instr, p->cons[k].instr);
             if (all) p->init_before = b->bar;
         }
     if (c.ps) proof_session_free(c.ps);
-    free(pk), free(pairs), free(c.prod_ok);
+    free(c.cond);
 }

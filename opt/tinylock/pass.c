@@ -61,7 +61,7 @@ static void run_barrier(Function *fn, const TlTarget *t, const Options *o, Remar
         return;
     }
     tl_barrier_legal(fn, t, &p);
-    int added = p.nprod && !p.init_before ? 1 : 0;
+    int added = p.ncons && !p.init_before ? 1 : 0;
     bool pays = p.nrelaxed > added;
     if (p.nrelaxed && !pays && o->profit) {
         for (int i = 0; i < p.nbars; i++)
@@ -78,15 +78,17 @@ static void run_barrier(Function *fn, const TlTarget *t, const Options *o, Remar
         remark(rm, PASS, fn, b->bar, REMARK_MISSED, "barrier kept: %s", p.why[0] ? p.why : b->why[0] ? b->why : "?");
     }
     if (p.nrelaxed) {
-        long long bytes = p.nprod ? 4ll * p.ntid : 0;
+        long long bytes = p.ncons ? 4ll * p.nflags : 0;
         Resources r = tl_resources(fn, t, p.ntid, bytes);
         for (int i = 0; i < p.nbars; i++)
             if (p.bars[i].relaxed)
-                remark(rm, PASS, fn, p.bars[i].bar, REMARK_APPLIED, "barrier replaced by point-to-point %s channels",
-                       p.legacy ? "volatile/membar.cta flag" : "st.release/ld.acquire flag");
+                remark(rm, PASS, fn, p.bars[i].bar, REMARK_APPLIED, "barrier replaced by point-to-point %s channels (epoch %d)%s",
+                       p.legacy ? "volatile/membar.cta flag" : "st.release/ld.acquire flag", p.bars[i].epoch,
+                       p.ntid ? "" : "; block shape unknown: kept as @!one_d bar.sync for blocks of several rows");
         for (int i = 0; i < p.ncons; i++)
-            remark(rm, PASS, fn, p.cons[i].ld, REMARK_APPLIED, "consumer waits for thread %%tid.x%+lld (producer at line %u, epoch %d)%s",
-                   (long long)p.cons[i].shift, p.prod[p.cons[i].producer].st->line, p.prod[p.cons[i].producer].epoch,
+            remark(rm, PASS, fn, p.cons[i].ld, REMARK_APPLIED, "consumer waits for thread %%tid.x%+lld (producer store at line %u, "
+                   "epoch %d; unique producer proved %s)%s", (long long)p.cons[i].shift, p.cons[i].producer->line, p.cons[i].epoch,
+                   p.cons[i].by_z3 ? "by Z3 under the path conditions" : "by the affine address",
                    !t->its || (p.cons[i].shift % 32 == 0) ? "" : "; intra-warp pair: the wait relies on independent thread scheduling (sm_70+)");
         char occ[160] = "";
         if (r.arch)

@@ -227,7 +227,7 @@ static uint32_t block_threads(const Function *fn)
         for (uint32_t i = 0; i < fn->nperf; i++) {
             const PerfDirective *p = &fn->perf[i];
             if (!str_eqc(p->name, pass ? ".maxntid" : ".reqntid") || !p->n) continue;
-            if ((p->n > 1 && p->v[1] != 1) || (p->n > 2 && p->v[2] != 1)) return 0;
+            if ((p->n > 1 && p->v[1] != 1) || (p->n > 2 && p->v[2] != 1)) return UINT32_MAX; /* not one row */
             return p->v[0];
         }
     return 0;
@@ -257,6 +257,8 @@ void tl_barrier_sites(Function *fn, BarPlan *p)
                 b->cand = false, snprintf(b->why, sizeof b->why, "the barrier is in a loop (one channel epoch per barrier instance is not modelled)");
             else if (!uniform_converged(fn, st))
                 b->cand = false, snprintf(b->why, sizeof b->why, "the barrier is not reached by every thread together");
+            else if (!dom_dominates(postdom_get(fn), b->block, 0))
+                b->cand = false, snprintf(b->why, sizeof b->why, "the barrier is not on every path through the kernel");
             continue;
         }
         if (!p->why[0] && (fl & (OPF_BARRIER | OPF_COLLECTIVE)))
@@ -272,12 +274,14 @@ void tl_barrier_sites(Function *fn, BarPlan *p)
                 break;
             }
         }
-    if (!p->why[0] && !p->ntid && p->nbars)
-        snprintf(p->why, sizeof p->why, "block shape unknown (no .reqntid/.maxntid N,1,1): threads that share %%tid.x could both produce");
+    if (!p->why[0] && p->ntid == UINT32_MAX && p->nbars)
+        snprintf(p->why, sizeof p->why, "the block has several rows (.reqntid/.maxntid): %%tid.x does not name one thread");
+    if (p->ntid == UINT32_MAX) p->ntid = 0;
+    p->nflags = p->ntid ? p->ntid : 1024;
 }
 
 void tl_barrier_plan_free(BarPlan *p)
 {
-    free(p->bars), free(p->prod), free(p->cons);
+    free(p->bars), free(p->cons);
     memset(p, 0, sizeof *p);
 }

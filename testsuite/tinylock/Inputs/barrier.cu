@@ -75,3 +75,21 @@ extern "C" __global__ void __launch_bounds__(256) extra(int *out, const int *__r
     int v = t >= 32 ? A[t - 32] : 0;
     out[g] = v + S;
 }
+
+// pipe: warp 0 produces buf[l], warp 1 consumes it (l = %tid.x % 32, the
+// eval pipeline's pipe_p2p with a read-only input).  No launch bounds:
+// the block shape is unknown, so the barrier stays for blocks of several
+// rows (@!one_d bar.sync) and the channel is used in one-row blocks.  The
+// store's address is not injective in %tid.x; under the path conditions
+// (warp 0 stores, warp 1 loads) Z3 proves that only thread %tid.x - 32
+// writes what %tid.x reads.  out[c*32+l] = 3*in[c*32+l] + 1 + l.
+extern "C" __global__ void pipe(int *out, const int *__restrict__ in)
+{
+    __shared__ int buf[32];
+    int w = threadIdx.x / 32, l = threadIdx.x % 32, c = blockIdx.x;
+    if (w == 0)
+        buf[l] = 3 * in[c * 32 + l] + 1;
+    __syncthreads();
+    if (w == 1)
+        out[c * 32 + l] = buf[l] + l;
+}
