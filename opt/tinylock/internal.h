@@ -63,6 +63,7 @@ typedef struct SpinSite {
     Str space;                /* ".shared", ".global" or empty (generic) */
     const char *scope;        /* of the fences: "cta", "gpu", "sys" */
     bool exch_dead;           /* the release is atom.exch whose result nothing reads */
+    bool acquire_shape;       /* the loop, the attempt and the fence were recognised (release or not) */
     bool ok;
     char why[240];            /* when not ok */
 } SpinSite;
@@ -71,6 +72,16 @@ typedef struct SpinSite {
 SpinSite *tl_spin_sites(Function *fn, int *n);
 /* The obligations (legality.c): sets ok or why. */
 void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s);
+
+/* ----------------------------------------------------------------- flag */
+
+/* Lock used as a flag (flag.c): among the spin sites the spinlock rewrite
+ * refused, the consumers of a token lock (acquire, read-only critical
+ * section, restore) whose lock word is otherwise only set by
+ * initialising stores before a CTA barrier and cleared by fenced releases
+ * become acquire-load waits, and the releases releasing stores.  Returns
+ * the number of consumers rewritten; remarks for every site. */
+int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite *s, int n, Remarks *rm);
 
 /* -------------------------------------------------------------- barrier */
 

@@ -2,12 +2,11 @@
  * steps, one file each): per kernel, find the spin locks and barriers,
  * prove them, decide, emit, and say what happened to each.
  *
- * Order: spin-lock sites are decided first on the unchanged function, then
- * barriers (a barrier's obligations read memory accesses that a spin
- * rewrite does not move; analyses are recomputed in between).  Lock used
- * as a flag (rewrite=flag) is not implemented: every spin lock that the
- * spinlock rewrite refused is reported once more under that heading, so
- * the gap is visible in --remarks rather than silent.
+ * Order: spin-lock sites are decided first on the unchanged function; the
+ * sites the spinlock rewrite refused are then tried as locks used as flags
+ * (flag.c); then barriers (a barrier's obligations read memory accesses
+ * that the lock rewrites do not move; analyses are recomputed in
+ * between).
  *
  * Profitability of barriers: the rewrite pays when it removes more CTA
  * barriers than it adds (the flags' initialisation needs one, unless a
@@ -29,12 +28,10 @@ static void run_spin(Function *fn, const TlTarget *t, const Options *o, Remarks 
     int done = 0;
     for (int i = 0; i < n; i++) {
         if (!s[i].ok) {
-            remark(rm, PASS, fn, s[i].cas, REMARK_MISSED, "spin lock not upgraded: %s", s[i].why);
-            if (o->flag)
-                remark(rm, PASS, fn, s[i].cas, REMARK_MISSED,
-                       "lock used as a flag: rewrite=flag is not implemented; the lock is left as it is");
+            if (o->spinlock) remark(rm, PASS, fn, s[i].cas, REMARK_MISSED, "spin lock not upgraded: %s", s[i].why);
             continue;
         }
+        if (!o->spinlock) continue;
         unsigned rel_line = s[i].release->line;
         bool tas = instr_has_mod(&s[i].cas->u.instr, ".exch");
         tl_emit_spin(fn, t, o, &s[i]);
@@ -47,7 +44,14 @@ static void run_spin(Function *fn, const TlTarget *t, const Options *o, Remarks 
                o->backoff > 0 && t->ordered ? ", nanosleep backoff" : "", o->debug_spin > 0 ? ", debug spin bound" : "");
         done++;
     }
-    if (n) remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "spin locks %d, upgraded %d", n, done);
+    /* the sites the spinlock rewrite left (all of them without it): lock used as a flag */
+    int flags = 0;
+    if (o->flag && n > done) {
+        for (int i = 0; i < n; i++)
+            if (!o->spinlock) s[i].ok = false; /* not rewritten as locks: candidates */
+        flags = tl_flag_rewrite(fn, t, o, s, n, rm);
+    }
+    if (n) remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "spin locks %d, upgraded %d, locks used as flags rewritten %d", n, done, flags);
     free(s);
 }
 

@@ -177,6 +177,7 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
             continue;
         }
         s->fence_acq = f;
+        s->acquire_shape = true;
         /* the release: one, after a fence of the same scope */
         int nrel = 0;
         for (uint32_t i = 0; i < cfg->ninstr; i++)

@@ -10,12 +10,15 @@
  *   spinlock  an atom.cas spin-acquire loop with a full fence after it and
  *             a fence + atom.exch / st release of the same word becomes an
  *             acquire-CAS loop and a releasing store (no full fences);
- *   barrier   a CTA barrier (bar.sync 0) that only orders affine
+ *   barrier   a CTA barrier (bar.sync 0) that only orders
  *             one-producer -> one-consumer shared-memory dependences
- *             becomes point-to-point flag channels (st.release /
- *             ld.acquire with epochs), one shared flag word per thread;
- *   flag      lock-used-as-flag -> flag channel: accepted, not implemented
- *             (every such site gets a remark saying so).
+ *             (unique producer thread %tid.x + N: affine addresses, or Z3
+ *             under the path conditions) becomes point-to-point flag
+ *             channels (st.release / ld.acquire with epochs), one shared
+ *             flag word per thread;
+ *   flag      a lock used as a flag (a token each producer holds from the
+ *             start and releases once; consumers take it only to read and
+ *             restore it) becomes an ld.acquire wait and a st.release.
  * Options:
  *   rewrite=LIST   which rewrites to try (default spinlock,barrier,flag);
  *   debug-spin=N   every spin loop the pass emits or rewrites counts its
