@@ -55,9 +55,41 @@ static void set_sem(Function *fn, Instr *in, const char *sem, const char *scope)
     ir_set_full(fn->mod, in, buf);
 }
 
+/* The blocks that enter the loop headed by the block of `head` (its
+ * predecessors outside the loop), from fresh analyses; at most 64. */
+static int loop_entries(Function *fn, Block *head, Block **out)
+{
+    analysis_invalidate(fn);
+    const Cfg *cfg = cfg_get(fn);
+    const LoopInfo *li = loops_get(fn);
+    uint32_t h = cfg_block_index(cfg, head);
+    int n = 0;
+    if (h == ANA_NONE) return 0;
+    for (uint32_t k = 0; k < cfg_npred(cfg, h) && n < 64; k++)
+        if (!loop_contains(li, li->innermost[h], cfg_preds(cfg, h)[k])) /* the edges into the loop, not its latches */
+            out[n++] = cfg->blocks[cfg_preds(cfg, h)[k]];
+    return n;
+}
+
+void tl_debug_counter_init(Function *fn, Block *const *entries, int n, Reg *cnt)
+{
+    for (int k = 0; k < n; k++) {
+        Stmt *mv = ir_new_instr(fn, "mov.u32", 2);
+        mv->u.instr.ops[0] = ir_op_reg(cnt), mv->u.instr.ops[1] = ir_op_int(fn->mod, 0);
+        Stmt *last = ir_block_last_instr(entries[k]);
+        if (last && (opcode_flags_full(last->u.instr.full.p, last->u.instr.full.len) & OPF_TERMINATOR))
+            ir_insert_before(last, mv);
+        else ir_append(entries[k], mv);
+    }
+}
+
+int tl_loop_entries(Function *fn, Block *head, Block **out) { return loop_entries(fn, head, out); }
+
 void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s)
 {
     Module *m = fn->mod;
+    Block *outside[64];
+    int nout = o->debug_spin > 0 ? loop_entries(fn, s->cas->block, outside) : 0; /* before any edit */
     set_sem(fn, &s->cas->u.instr, "acquire", s->scope);
     ir_touch(s->cas);
     Instr *ri = &s->release->u.instr;
@@ -88,20 +120,7 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
     if (o->debug_spin > 0) {
         /* the counter starts at 0 on every edge into the loop */
         Reg *cnt = ir_fresh_reg(fn, ".b32");
-        const Cfg *cfg = cfg_get(fn);
-        uint32_t h = s->header;
-        Block *outside[64];
-        int nout = 0;
-        for (uint32_t k = 0; k < cfg_npred(cfg, h) && nout < 64; k++)
-            if (cfg_preds(cfg, h)[k] != h) outside[nout++] = cfg->blocks[cfg_preds(cfg, h)[k]];
-        for (int k = 0; k < nout; k++) {
-            Stmt *mv = ir_new_instr(fn, "mov.u32", 2);
-            mv->u.instr.ops[0] = ir_op_reg(cnt), mv->u.instr.ops[1] = ir_op_int(m, 0);
-            Stmt *last = ir_block_last_instr(outside[k]);
-            if (last && (opcode_flags_full(last->u.instr.full.p, last->u.instr.full.len) & OPF_TERMINATOR))
-                ir_insert_before(last, mv);
-            else ir_append(outside[k], mv);
-        }
+        tl_debug_counter_init(fn, outside, nout, cnt);
         e.at = s->cas; /* counts attempts */
         for (Stmt *p = s->cas->prev; p && p->kind == STMT_INSTR && p->u.instr.op == OP_mov; p = p->prev) e.at = p;
         tl_debug_count(&e, cnt, NULL, false);

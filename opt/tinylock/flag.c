@@ -211,6 +211,8 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
         for (int j = i; j < ncons; j++) {
             SpinSite *s = cons[j].s;
             if (!s || !str_eq(mi->acc[mi->acc_of_instr[cfg_instr_index(cfg, s->cas)]].base.name, var)) continue;
+            Block *entries[64];
+            int nentries = o->debug_spin > 0 ? tl_loop_entries(fn, s->cas->block, entries) : 0; /* before the edits */
             Instr *ci = &s->cas->u.instr;
             Stmt *ld = ir_new_instr(fn, "ld.acquire.cta.shared.u32", 2);
             ld->u.instr.ops[0] = ci->ops[0], ld->u.instr.ops[1] = ci->ops[1];
@@ -232,16 +234,7 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
                 }
                 if (o->debug_spin > 0) {
                     Reg *cnt = ir_fresh_reg(fn, ".b32");
-                    for (uint32_t k = 0; k < cfg_npred(cfg, s->header); k++) {
-                        uint32_t pb = cfg_preds(cfg, s->header)[k];
-                        if (loop_contains(li, li->innermost[s->header], pb)) continue;
-                        Stmt *mv = ir_new_instr(fn, "mov.u32", 2);
-                        mv->u.instr.ops[0] = ir_op_reg(cnt), mv->u.instr.ops[1] = ir_op_int(fn->mod, 0);
-                        Stmt *last = ir_block_last_instr(cfg->blocks[pb]);
-                        if (last && (opcode_flags_full(last->u.instr.full.p, last->u.instr.full.len) & OPF_TERMINATOR))
-                            ir_insert_before(last, mv);
-                        else ir_append(cfg->blocks[pb], mv);
-                    }
+                    tl_debug_counter_init(fn, entries, nentries, cnt);
                     e.at = ld;
                     tl_debug_count(&e, cnt, NULL, false);
                 }

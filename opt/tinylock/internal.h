@@ -49,12 +49,16 @@ void tl_loop_end(TlEmit *e, Str label, Reg *again, Reg *counter);
 /* Count one iteration and trap after e->debug_spin, before e->at; only
  * while `again` (negated: again_neg) holds, or always when again is NULL. */
 void tl_debug_count(TlEmit *e, Reg *counter, Reg *again, bool again_neg);
-const char *tl_membar(const char *scope);   /* "membar.cta", "membar.gl", "membar.sys" */
+const char *tl_membar(const char *scope);
+/* The blocks entering the loop headed by `head` (fresh analyses; at most
+ * 64), and a debug counter set to 0 at the end of each. */
+int tl_loop_entries(Function *fn, Block *head, Block **out);
+void tl_debug_counter_init(Function *fn, Block *const *entries, int n, Reg *cnt);   /* "membar.cta", "membar.gl", "membar.sys" */
 
 /* ------------------------------------------------------------- spinlock */
 
 typedef struct SpinSite {
-    uint32_t header;          /* the loop's only block */
+    uint32_t header;          /* the loop header (the analyses' numbering when found) */
     Stmt *cas, *setp, *bra;   /* the acquire attempt and the header's branch on its result */
     bool again_neg;           /* the attempt failed iff the branch's guard register is false */
     Stmt *fence_acq;          /* the full fence after the loop */
