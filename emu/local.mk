@@ -10,11 +10,13 @@ bin_PROGRAMS += ptxopt-emu
 ptxopt_emu_SOURCES = driver/ptxopt-emu.c
 ptxopt_emu_LDADD = $(PTXOPT_LIBS)
 
-check_PROGRAMS += testsuite/unit/test_emu testsuite/unit/test_emu_fp
+check_PROGRAMS += testsuite/unit/test_emu testsuite/unit/test_emu_fp testsuite/unit/test_emu_sync
 testsuite_unit_test_emu_SOURCES = testsuite/unit/test_emu.c
 testsuite_unit_test_emu_LDADD = $(PTXOPT_LIBS)
 testsuite_unit_test_emu_fp_SOURCES = testsuite/unit/test_emu_fp.c
 testsuite_unit_test_emu_fp_LDADD = $(PTXOPT_LIBS)
+testsuite_unit_test_emu_sync_SOURCES = testsuite/unit/test_emu_sync.c
+testsuite_unit_test_emu_sync_LDADD = $(PTXOPT_LIBS)
 
 dist_man_MANS += man/ptxopt-emu.1
 EXTRA_DIST += bench/emu/emu-speed.sh bench/emu/alu_loop.ptx

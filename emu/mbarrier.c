@@ -6,7 +6,8 @@
  * Its layout is opaque in PTX; the emulator's is
  *     bits  0..20  pending arrivals of the current phase
  *     bits 21..41  expected arrivals per phase
- *     bits 42..62  transaction count still expected (expect_tx / complete_tx)
+ *     bits 42..62  transaction count still expected (expect_tx / complete_tx;
+ *                  21-bit two's complement: a complete_tx may come first)
  *     bit  63      phase parity
  * A phase completes when pending arrivals and the transaction count are
  * both zero: the parity flips and pending is reset to the expected count.
@@ -17,7 +18,7 @@
  * the contention counters and the --spin-limit check).  Using a word whose
  * expected count is 0 (never initialised, or invalidated) stops the run
  * with MBARRIER_INVALID; arriving more often than the pending count, or
- * completing more transactions than expected, with MBARRIER_OVERFLOW.
+ * a transaction count outside +-(2^20-1), with MBARRIER_OVERFLOW.
  * Memory ordering needs nothing: the emulator's interleavings are
  * sequentially consistent. */
 #include "emu/internal.h"
@@ -25,12 +26,12 @@
 #define MB_MASK ((1ull << 21) - 1)
 #define MB_PENDING(w) ((w) & MB_MASK)
 #define MB_EXPECTED(w) (((w) >> 21) & MB_MASK)
-#define MB_TX(w) (((w) >> 42) & MB_MASK)
+#define MB_TX(w) ((int64_t)((w) << 1) >> 43)   /* signed */
 #define MB_PHASE(w) ((w) >> 63)
 
-static uint64_t mb_make(uint64_t pending, uint64_t expected, uint64_t tx, uint64_t phase)
+static uint64_t mb_make(uint64_t pending, uint64_t expected, int64_t tx, uint64_t phase)
 {
-    return (pending & MB_MASK) | ((expected & MB_MASK) << 21) | ((tx & MB_MASK) << 42) | (phase << 63);
+    return (pending & MB_MASK) | ((expected & MB_MASK) << 21) | (((uint64_t)tx & MB_MASK) << 42) | (phase << 63);
 }
 
 static const char *mb_name(int sub)
@@ -84,24 +85,22 @@ void exec_mbar(Exec *x, const EInst *I, uint32_t em)
             nw = 0;
             break;
         case MB_EXPECT_TX: case MB_COMPLETE_TX: case MB_ARRIVE: case MB_ARRIVE_DROP: case MB_CP_ARRIVE: {
-            uint64_t tx = MB_TX(w), pend = MB_PENDING(w), exp = MB_EXPECTED(w), cnt = 0;
+            int64_t tx = MB_TX(w);
+            uint64_t pend = MB_PENDING(w), exp = MB_EXPECTED(w), cnt = 0;
             v &= 0xffffffffu;
-            if (I->sub == MB_EXPECT_TX || (I->sub2 & MBF_EXPECT_TX)) tx += v;
-            else if (I->sub == MB_COMPLETE_TX) {
-                if (v > tx) {
-                    emu_fail(M, EMU_ERR_CHECK, "MBARRIER_OVERFLOW", I, x->w, 1u << l,
-                             "mbarrier.complete_tx of %llu bytes, but only %llu are expected in this phase", (unsigned long long)v,
-                             (unsigned long long)tx);
-                    return;
-                }
-                tx -= v;
-            }
+            if (I->sub == MB_EXPECT_TX || (I->sub2 & MBF_EXPECT_TX)) tx += (int64_t)v;
+            else if (I->sub == MB_COMPLETE_TX) tx -= (int64_t)v;
             if (I->sub == MB_ARRIVE || I->sub == MB_ARRIVE_DROP) cnt = (I->sub2 & MBF_EXPECT_TX) ? 1 : v;
             if (I->sub == MB_CP_ARRIVE) cnt = (I->sub2 & MBF_NOINC) ? 1 : 0;   /* without .noinc: +1 then -1 */
-            if (tx > MB_MASK || cnt > pend) {
+            if (tx > (int64_t)(MB_MASK >> 1) || tx < -(int64_t)(MB_MASK >> 1)) {
                 emu_fail(M, EMU_ERR_CHECK, "MBARRIER_OVERFLOW", I, x->w, 1u << l,
-                         tx > MB_MASK ? "mbarrier transaction count overflows" : "mbarrier.%s of %llu arrivals, but only %llu are pending in this phase",
-                         mb_name(I->sub), (unsigned long long)cnt, (unsigned long long)pend);
+                         "mbarrier.%s: the transaction count %lld leaves the range -(2^20-1)..2^20-1", mb_name(I->sub), (long long)tx);
+                return;
+            }
+            if (cnt > pend) {
+                emu_fail(M, EMU_ERR_CHECK, "MBARRIER_OVERFLOW", I, x->w, 1u << l,
+                         "mbarrier.%s of %llu arrivals, but only %llu are pending in this phase", mb_name(I->sub),
+                         (unsigned long long)cnt, (unsigned long long)pend);
                 return;
             }
             pend -= cnt;

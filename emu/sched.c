@@ -218,14 +218,40 @@ static bool hanoi_yield(Machine *M, Warp *w, uint32_t pc)
             hanoi_abandon(M, w, "progress watchdog");
             return true;
         }
+    }
+    /* Lock-step: lanes that loop without progress while another path of
+     * their warp waits to be scheduled wait for it forever. */
+    if (M->L->policy == EMU_POLICY_STRICT && w->nws >= 2 && w->loop_streak > M->L->watchdog) {
+        char lt[120], lt2[120];
+        uint32_t others = 0;
+        for (int i = 0; i < w->nws - 1; i++) others |= w->ws[i].mask;
+        emu_fail(M, EMU_ERR_CHECK, "DEADLOCK", &M->P->code[pc], w, top->mask,
+                 "SIMT-induced deadlock (strict lock-step policy): lanes %s loop here without progress while lanes %s of "
+                 "their warp wait to be scheduled on another path",
+                 emu_lanes_text(top->mask, lt, sizeof lt), emu_lanes_text(others, lt2, sizeof lt2));
+        return true;
+    }
+    if (w->nrec) {
+        Rec *r = &w->rec[w->nrec - 1];
         if (M->L->policy == EMU_POLICY_HANOI && w->nws >= 2 && r->mask) {
             uint32_t u = w->ws[w->nws - 1].mask | w->ws[w->nws - 2].mask;
             if (!(u & ~r->mask)) {
                 Split t = w->ws[w->nws - 1];
                 w->ws[w->nws - 1] = w->ws[w->nws - 2];
                 w->ws[w->nws - 2] = t;
+                return true;
             }
         }
+    }
+    /* Paths that no pending reconvergence point relates (after an
+     * abandonment) are not swapped above; when the top one loops without
+     * progress for the watchdog's count, the one below it runs (it may hold
+     * the lock the top one spins on). */
+    if (M->L->policy == EMU_POLICY_HANOI && w->nws >= 2 && w->loop_streak > M->L->watchdog) {
+        Split t = w->ws[w->nws - 1];
+        w->ws[w->nws - 1] = w->ws[w->nws - 2];
+        w->ws[w->nws - 2] = t;
+        w->loop_streak = 0;
     }
     return true;
 }

@@ -2,7 +2,7 @@
 """fuzz.py — random-program differential testing of every pass.
 
   fuzz.py --ptxopt=P --emu=E [--seed=S] [--count=N] [--minutes=M]
-          [--source=cuda|ptx|both] [--avoid=FEATURES] [--batch=K]
+          [--source=cuda|ptx|both|sync] [--validate-all] [--avoid=FEATURES] [--batch=K]
           [--work=DIR] [--found=DIR] [--expect=FILE] [--no-reduce] [--keep]
           [--configs=REGEX] [--add-config=NAME=PIPELINE]
 
@@ -11,6 +11,13 @@ seeds when neither is given).  Per seed, two kernels: kS from gen.py (CUDA;
 K at a time in one .cu file compiled by nvcc -ptx, cached under WORK/cache
 by the source's hash, split into one .ptx per kernel) and pS from
 gen_ptx.py (PTX written directly; the only source without nvcc).
+--source=sync runs instead sS from gen_sync.py: producer/consumer and
+critical-section kernels (locks, flags, mbarriers, barriers; PTX, no nvcc)
+for the tinylock configurations, with a short hanoi watchdog (their naive
+spin locks park the lock holder at a reconvergence point).
+--validate-all checks every original (runs cleanly and gives the same
+buffers under every schedule) even when no configuration changes it: with
+no pass, the identity campaign of a generator.
 
 For each kernel and each configuration of passes.py: ptxopt rewrites it;
 when the output differs from the input (the pass "changed something": the
@@ -40,6 +47,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gen      # noqa: E402
 import gen_ptx  # noqa: E402
+import gen_sync  # noqa: E402
 import oracle   # noqa: E402
 import passes   # noqa: E402
 import reduce as reducer  # noqa: E402
@@ -123,9 +131,16 @@ class Campaign:
             self.invalid += 1
             self.log("INVALID %s: ptxas rejects it" % name)
             return
-        launches = [gen.launch_args(etype, g, b, seed) for g, b in gen.LAUNCHES]
+        launches = [gen.launch_args(etype, g, b, seed) + (gen_sync.EMU_EXTRA if name.startswith("s") else [])
+                    for g, b in gen.LAUNCHES]
         verdicts = {}          # output hash -> failure or None
         valid = None
+        if self.a.validate_all:
+            valid = self.validate(src, name, launches)
+            if valid is not True:
+                self.invalid += 1
+                self.log("INVALID %s: %s" % (name, valid))
+                return
         for cname, pipeline, extra in self.configs:
             dst = os.path.join(work, "%s.%s.ptx" % (name, cname))
             rc, remarks = self.t.optimize(src, pipeline, dst)
@@ -207,7 +222,7 @@ class Campaign:
             path = os.path.join(self.a.found, "%s-%s.ptx" % (name, cname))
             with open(path, "w") as f:
                 f.write("// fuzz-passes reproducer: %s seed %d (kernel %s), reduced\n"
-                        % ("gen_ptx.py" if name.startswith("p") else "gen.py", seed, name))
+                        % ({"p": "gen_ptx.py", "s": "gen_sync.py"}.get(name[0], "gen.py"), seed, name))
                 f.write("// PIPELINE: %s\n// LAUNCH: %s\n// EMU: %s\n// FAILURE: %s\n// FEATURES: %s\n" %
                         (pipeline, " ".join(launch), extra, sig, " ".join(reducer.features(red))))
                 f.write(red)
@@ -239,8 +254,11 @@ def main():
     ap.add_argument("--count", type=int, default=0)
     ap.add_argument("--minutes", type=float, default=0)
     ap.add_argument("--batch", type=int, default=8)
-    ap.add_argument("--source", choices=["cuda", "ptx", "both"], default="",
-                    help="gen.py through nvcc, gen_ptx.py, or both (default: both; ptx without nvcc)")
+    ap.add_argument("--source", choices=["cuda", "ptx", "both", "sync"], default="",
+                    help="gen.py through nvcc, gen_ptx.py, or both (default: both; ptx without nvcc); "
+                         "sync: gen_sync.py's lock and flag kernels")
+    ap.add_argument("--validate-all", action="store_true",
+                    help="validate every original, changed by a configuration or not")
     ap.add_argument("--work", default="fuzz-passes.work")
     ap.add_argument("--found", default="")
     ap.add_argument("--expect", default="")
@@ -262,7 +280,7 @@ def main():
     tools = oracle.Tools(a.ptxopt, a.emu)
     if not a.source:
         a.source = "both" if tools.nvcc else "ptx"
-    if a.source != "ptx" and not tools.nvcc:
+    if a.source not in ("ptx", "sync") and not tools.nvcc:
         sys.exit("fuzz.py: nvcc not found ($NVCC, PATH, /usr/local/cuda/bin)")
     cache = os.path.join(a.work, "cache")
     os.makedirs(cache, exist_ok=True)
@@ -275,9 +293,14 @@ def main():
         if a.minutes and time.time() - t0 >= 60 * a.minutes:
             break
         k = a.batch if not a.count else min(a.batch, a.seed + a.count - seed)
-        if a.source != "ptx":
+        if a.source in ("cuda", "both"):
             kernels, meta = compile_batch(tools, range(seed, seed + k), cache)
         for s in range(seed, seed + k):
+            if a.source == "sync":
+                text, etype = gen_sync.kernel_source(s)
+                c.kernel(s, "s%d" % s, etype, text, a.work)
+                c.last_seed = s
+                continue
             if a.source != "ptx":
                 name = "k%d" % s
                 c.kernel(s, name, meta[name], kernels[name], a.work)
