@@ -76,6 +76,17 @@ static void run_barrier(Function *fn, const TlTarget *t, const Options *o, Remar
                          "so removing %d barrier%s saves none (profit=off forces)", p.nrelaxed, p.nrelaxed == 1 ? "" : "s");
         p.nrelaxed = 0;
     }
+    if (p.nrelaxed && p.ncons) { /* the static shared-memory limit (48 KB without opt-in) */
+        Resources r0 = tl_resources(fn, t, p.ntid, 4ll * p.nflags);
+        if (r0.smem_before + r0.smem_added > 49152) {
+            for (int i = 0; i < p.nbars; i++)
+                if (p.bars[i].relaxed)
+                    p.bars[i].relaxed = false,
+                    snprintf(p.bars[i].why, sizeof p.bars[i].why, "the flags (%lld bytes) would take the kernel's static shared memory "
+                             "past 48 KB (%lld bytes now)", r0.smem_added, r0.smem_before);
+            p.nrelaxed = 0;
+        }
+    }
     for (int i = 0; i < p.nbars; i++) {
         BarSite *b = &p.bars[i];
         if (b->relaxed) continue;
