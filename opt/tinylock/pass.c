@@ -151,7 +151,9 @@ static int tinylock_run(Module *m, const PassInvocation *inv, PassContext *ctx)
 const PassInfo pass_tinylock = {
     .name = "tinylock",
     .summary = "upgrade spin locks to acquire/release; replace barriers that order one producer per consumer by flag channels",
-    .function_local = true,
+    /* not function-local: the shared-memory report and the 48 KB check
+     * count the module's .shared variables, which streaming would hide */
+    .function_local = false,
     .keys = tl_keys,
     .run = tinylock_run,
     .validate = tl_validate,
