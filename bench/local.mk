@@ -1,9 +1,9 @@
 ## bench/local.mk — benchmarks: `make bench` prints figures (not timed tests).
 EXTRA_DIST += bench/mkbig.py bench/throughput.sh bench/shuffle/regdelta.sh \
 	bench/shuffle/table2.sh bench/shuffle/sectors.py bench/shuffle/provetime.sh bench/sass/table.py \
-	bench/shuffle/cost.py bench/bypass/curves.py bench/sfu/lambda.py
+	bench/shuffle/cost.py bench/bypass/curves.py bench/sfu/lambda.py bench/tinylock/table.py
 BENCH_TARGETS = bench-throughput bench-analysis bench-emu bench-table2 bench-sectors bench-prove bench-sass \
-	bench-shuffle-cost bench-bypass bench-sfu bench-sfu-regs
+	bench-shuffle-cost bench-bypass bench-sfu bench-sfu-regs bench-tinylock
 bench: $(BENCH_TARGETS)
 bench-throughput: ptxopt$(EXEEXT)
 	@bash $(srcdir)/bench/throughput.sh $(abs_top_srcdir) $(abs_top_builddir)/ptxopt$(EXEEXT)
@@ -53,4 +53,8 @@ bench-sfu: ptxopt$(EXEEXT) ptxopt-emu$(EXEEXT) ptxopt-tune$(EXEEXT)
 EXTRA_DIST += bench/sfu/regs.py bench/sfu/boxmuller_regs.cu bench/sfu/boxmuller_regs.sm_75.ptx
 bench-sfu-regs: ptxopt$(EXEEXT)
 	@$(PYTHON) $(srcdir)/bench/sfu/regs.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
+# tinylock pass: SASS size, registers, shared memory added, CTA barriers and
+# fences per rewritten kernel, before -> after (issue 15 §4)
+bench-tinylock: ptxopt$(EXEEXT)
+	@$(PYTHON) $(srcdir)/bench/tinylock/table.py --ptxopt=$(abs_top_builddir)/ptxopt$(EXEEXT) --srcdir=$(abs_top_srcdir)
 .PHONY: bench $(BENCH_TARGETS)

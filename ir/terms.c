@@ -328,8 +328,8 @@ const Term *term_not(TermTable *tt, const Term *x)
     /* ~x == -x - 1 in two's complement */
     Lin l;
     lin_init(&l, x->width);
-    lin_add(&l, x, ~0ull);
-    l.k = wmask(x->width);
+    lin_add(&l, x, ~0ull);                       /* -x, its constant part included */
+    l.k = (l.k + wmask(x->width)) & wmask(x->width); /* - 1 */
     return lin_finish(tt, &l);
 }
 

@@ -7,12 +7,14 @@
 #include "opt/regtune.h"
 #include "opt/sfu/sfu.h"
 #include "opt/shuffle/shuffle.h"
+#include "opt/tinylock/tinylock.h"
 
 static const PassInfo *const passes[] = {
     &pass_regtune,
     &pass_shuffle,
     &pass_bypass,
     &pass_sfu,
+    &pass_tinylock,
     NULL /* placeholder: keeps the array non-empty */
 };
 

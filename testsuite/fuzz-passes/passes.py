@@ -37,4 +37,9 @@ CONFIGS = [
     ("sfu-l0", "sfu<lambda=0>", ""),
     ("sfu-l1", "sfu<lambda=1;gate=off>", "--rel=1e-5"),
     ("sfu-all", "sfu<lambda=all;gate=off>", "--rel=1e-5"),
+    # tinylock: every rewrite on (spin-lock upgrade, barrier channels with
+    # the profitability gate), then forced barrier channels with the debug
+    # bound (a wait that never ends traps instead of hanging the emulator)
+    ("tinylock", "tinylock", ""),
+    ("tinylock-debug", "tinylock<debug-spin=100000;profit=off;backoff=32>", ""),
 ]

@@ -68,6 +68,11 @@ static void normal_form(TermTable *tt)
     CHECK(term_add(tt, x, y) == term_add(tt, y, x), "x+y == y+x");
     CHECK(term_sub(tt, term_scale(tt, x, 4), term_scale(tt, x, 4))->op == T_CONST, "4x-4x is a constant");
     CHECK(term_not(tt, x) == term_sub(tt, term_neg(tt, x), one), "~x == -x-1");
+    /* with a constant part: ~(x + 5) == -x - 6, and ~~t == t (1-bit too) */
+    CHECK(term_not(tt, term_add(tt, x, term_const(tt, x->width, 5))) ==
+              term_sub(tt, term_neg(tt, x), term_const(tt, x->width, 6)), "~(x+5) == -x-6");
+    const Term *b1 = term_binop(tt, T_EQ, x, term_const(tt, x->width, 0));
+    CHECK(term_not(tt, term_not(tt, b1)) == b1, "~~(x == 0) == (x == 0)");
     CHECK(term_binop(tt, T_SHL, x, two) == term_scale(tt, x, 4), "x<<2 == 4x");
     CHECK(term_mul(tt, x, y) == term_mul(tt, y, x), "x*y == y*x");
     const Term *x64 = term_var(tt, 64, "x64");
