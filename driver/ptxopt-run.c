@@ -10,7 +10,10 @@
  * alternating so that a change of clock or temperature touches both alike;
  * before each, the inputs are copied in again and the L2 cache flushed.
  * The median decides.  Arguments have ptxopt-emu's syntax (emu/args.c), so
- * a launch checked on the emulator runs on the GPU as it is.
+ * a launch checked on the emulator runs on the GPU as it is; so has
+ * --set-global=NAME=VALUE (emu/globals.c), which writes a module variable
+ * after loading (cuModuleGetGlobal + cuMemcpyHtoD), before any launch: one
+ * delivery=global compile of the bypass or sfu pass times every value.
  *
  * Exit status: 0 the outputs agree (and everything ran); 1 they differ, or
  * a kernel failed; 2 usage or setup error (bad arguments, unreadable
