@@ -461,19 +461,39 @@ static int run_single(Opts *o)
 
 typedef struct RunSpec { EmuPolicy policy; uint64_t seed; } RunSpec;
 
-static int run_diff(Opts *o)
+/* The two programs of --diff and of the error measurement, loaded, with
+ * --set-global applied to whichever has each variable. */
+typedef struct Pair { Module *ma, *mb; EmuProgram *pa, *pb; } Pair;
+
+static void pair_free(Pair *p)
 {
-    Module *ma = NULL, *mb = NULL;
-    EmuProgram *pa = load(o->file, &ma);
-    if (!pa) return ST_USAGE;
-    EmuProgram *pb = load(o->file_b, &mb);
-    if (!pb) { emu_program_free(pa); ir_module_free(ma); return ST_USAGE; }
-    EmuProgram *const both[2] = { pa, pb };
+    if (p->pa) emu_program_free(p->pa);
+    if (p->pb) emu_program_free(p->pb);
+    ir_module_free(p->ma);
+    ir_module_free(p->mb);
+}
+
+static bool pair_load(Opts *o, Pair *p)
+{
+    *p = (Pair){ 0 };
+    if (!(p->pa = load(o->file, &p->ma)) || !(p->pb = load(o->file_b, &p->mb))) {
+        pair_free(p);
+        return false;
+    }
+    EmuProgram *const both[2] = { p->pa, p->pb };
     const char *const files[2] = { o->file, o->file_b };
     if (!set_globals(o, both, files, 2)) {
-        emu_program_free(pa), emu_program_free(pb), ir_module_free(ma), ir_module_free(mb);
-        return ST_USAGE;
+        pair_free(p);
+        return false;
     }
+    return true;
+}
+
+static int run_diff(Opts *o)
+{
+    Pair pr;
+    if (!pair_load(o, &pr)) return ST_USAGE;
+    EmuProgram *pa = pr.pa, *pb = pr.pb;
     o->L.args = o->args;
     o->L.nargs = o->nargs;
     int nrun = o->seeds + 1;
@@ -555,10 +575,7 @@ static int run_diff(Opts *o)
     if (ref.bufs) emu_result_free(&ref);
     for (int k = 0; k < 256; k++) free(ignore[k]);
     free(runs);
-    emu_program_free(pa);
-    emu_program_free(pb);
-    ir_module_free(ma);
-    ir_module_free(mb);
+    pair_free(&pr);
     return rc;
 }
 
@@ -566,23 +583,15 @@ static int run_diff(Opts *o)
 
 static int run_error(Opts *o)
 {
-    Module *ma = NULL, *mb = NULL;
-    EmuProgram *pa = load(o->file, &ma);
-    if (!pa) return ST_USAGE;
-    EmuProgram *pb = load(o->file_b, &mb);
-    if (!pb) { emu_program_free(pa); ir_module_free(ma); return ST_USAGE; }
-    EmuProgram *const both[2] = { pa, pb };
-    const char *const files[2] = { o->file, o->file_b };
-    if (!set_globals(o, both, files, 2)) {
-        emu_program_free(pa), emu_program_free(pb), ir_module_free(ma), ir_module_free(mb);
-        return ST_USAGE;
-    }
+    Pair pr;
+    if (!pair_load(o, &pr)) return ST_USAGE;
+    EmuProgram *pa = pr.pa, *pb = pr.pb;
     o->L.args = o->args;
     o->L.nargs = o->nargs;
     for (int k = 0; o->has_outputs && k < 256; k++)
         if (o->outputs[k] && (k >= o->nargs || o->args[k].kind != EMU_ARG_BUFFER)) {
             fprintf(stderr, "ptxopt-emu: --outputs: argument %d is not a buffer\n", k);
-            emu_program_free(pa), emu_program_free(pb), ir_module_free(ma), ir_module_free(mb);
+            pair_free(&pr);
             return ST_USAGE;
         }
     EmuErrorAcc per[256], all;
@@ -612,10 +621,7 @@ static int run_error(Opts *o)
             rc = ST_FAIL;
         }
     }
-    emu_program_free(pa);
-    emu_program_free(pb);
-    ir_module_free(ma);
-    ir_module_free(mb);
+    pair_free(&pr);
     return rc;
 }
 

@@ -140,16 +140,23 @@ void ir_remove(Stmt *s)
 
 void ir_touch(Stmt *s) { s->dirty = true; }
 
+Block *ir_new_block_after(Block *b)
+{
+    Function *fn = b->fn;
+    Block *nb = ARENA_NEW(&fn->mod->arena, Block);
+    nb->fn = fn;
+    nb->prev = b;
+    nb->next = b->next;
+    if (b->next) b->next->prev = nb; else fn->last = nb;
+    b->next = nb;
+    return nb;
+}
+
 Block *ir_split_block_before(Stmt *s)
 {
     Block *old = s->block;
     Function *fn = old->fn;
-    Block *nb = ARENA_NEW(&fn->mod->arena, Block);
-    nb->fn = fn;
-    nb->prev = old;
-    nb->next = old->next;
-    if (old->next) old->next->prev = nb; else fn->last = nb;
-    old->next = nb;
+    Block *nb = ir_new_block_after(old);
     nb->first = s;
     nb->last = old->last;
     old->last = s->prev;

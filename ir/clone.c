@@ -37,13 +37,7 @@ static void add_fallthrough_branch(Block *b, Str target)
         ir_append(b, br);
         return;
     }
-    Block *nb = ARENA_NEW(&fn->mod->arena, Block);
-    nb->fn = fn;
-    nb->prev = b;
-    nb->next = b->next;
-    if (b->next) b->next->prev = nb; else fn->last = nb;
-    b->next = nb;
-    ir_append(nb, br);
+    ir_append(ir_new_block_after(b), br);
 }
 
 /* Why a statement keeps its region from being copied, or NULL. */

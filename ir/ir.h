@@ -335,6 +335,7 @@ void ir_remove(Stmt *s);
 void ir_touch(Stmt *s);                        /* changed: print canonically */
 void ir_set_full(Module *m, Instr *in, const char *full);  /* change opcode/modifiers */
 Block *ir_split_block_before(Stmt *s);         /* s starts a new block */
+Block *ir_new_block_after(Block *b);           /* an empty block right after b (call ir_renumber_blocks) */
 void ir_renumber_blocks(Function *fn);
 
 /* Module directive edits. */

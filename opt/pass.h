@@ -81,5 +81,9 @@ const char *pass_arg(const PassInvocation *inv, const char *key);   /* NULL if a
 bool pass_arg_int(const PassInvocation *inv, const char *key, long *out, long dflt, char *err, size_t errsz);
 /* A flag: 0 or 1 (dflt when absent). */
 bool pass_arg_bool(const PassInvocation *inv, const char *key, bool *out, bool dflt, char *err, size_t errsz);
+/* One of n names: its index in *out (dflt when absent).  On error writes
+ * "KEY=VALUE must be a, b or c" to err. */
+bool pass_arg_choice(const PassInvocation *inv, const char *key, const char *const *names, int n, int dflt, int *out,
+                     char *err, size_t errsz);
 
 #endif

@@ -174,6 +174,25 @@ bool pass_arg_bool(const PassInvocation *inv, const char *key, bool *out, bool d
     return true;
 }
 
+bool pass_arg_choice(const PassInvocation *inv, const char *key, const char *const *names, int n, int dflt, int *out,
+                     char *err, size_t errsz)
+{
+    const char *v = pass_arg(inv, key);
+    if (!v) {
+        *out = dflt;
+        return true;
+    }
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    int k = snprintf(err, errsz, "%s=%s must be", key, v);
+    for (int i = 0; i < n && k > 0 && (size_t)k < errsz; i++)
+        k += snprintf(err + k, errsz - (size_t)k, "%s%s", i == 0 ? " " : i == n - 1 ? " or " : ", ", names[i]);
+    return false;
+}
+
 bool pipeline_streamable(const Pipeline *p, int version)
 {
     for (int i = 0; i < p->n; i++) {

@@ -22,25 +22,6 @@ static const char *const form_names[] = { "pairs", "versioning", "l2policy", "au
 const char *byp_op_name(BypassOp op) { return op_names[op]; }
 const char *byp_form_name(BypassForm f) { return form_names[f]; }
 
-static bool pick(const PassInvocation *inv, const char *key, const char *const *names, int n, int dflt, int *out,
-                 char *err, size_t errsz)
-{
-    const char *v = pass_arg(inv, key);
-    if (!v) {
-        *out = dflt;
-        return true;
-    }
-    for (int i = 0; i < n; i++)
-        if (strcmp(v, names[i]) == 0) {
-            *out = i;
-            return true;
-        }
-    int k = snprintf(err, errsz, "%s=%s must be", key, v);
-    for (int i = 0; i < n && k > 0 && (size_t)k < errsz; i++)
-        k += snprintf(err + k, errsz - (size_t)k, "%s%s", i == 0 ? " " : i == n - 1 ? " or " : ", ", names[i]);
-    return false;
-}
-
 bool byp_read_options(const PassInvocation *inv, Options *o, char *err, size_t errsz)
 {
     memset(o, 0, sizeof *o);
@@ -63,9 +44,9 @@ bool byp_read_options(const PassInvocation *inv, Options *o, char *err, size_t e
     }
     int op, form, deliv;
     static const char *const deliv_names[] = { "imm", "global" };
-    if (!pick(inv, "op", op_names, 3, BOP_CG, &op, err, errsz) ||
-        !pick(inv, "form", form_names, 4, FORM_PAIRS, &form, err, errsz) ||
-        !pick(inv, "delivery", deliv_names, 2, DELIV_IMM, &deliv, err, errsz))
+    if (!pass_arg_choice(inv, "op", op_names, 3, BOP_CG, &op, err, errsz) ||
+        !pass_arg_choice(inv, "form", form_names, 4, FORM_PAIRS, &form, err, errsz) ||
+        !pass_arg_choice(inv, "delivery", deliv_names, 2, DELIV_IMM, &deliv, err, errsz))
         return false;
     o->op = (BypassOp)op;
     o->form = (BypassForm)form;

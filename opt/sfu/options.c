@@ -52,28 +52,16 @@ bool sfu_read_options(const PassInvocation *inv, SfuOptions *o, char *err, size_
             return false;
         }
     }
-    const char *k = pass_arg(inv, "key");
-    if (!k || strcmp(k, "warp") == 0) o->key = KEY_WARP;
-    else if (strcmp(k, "warpid") == 0) o->key = KEY_WARPID;
-    else {
-        snprintf(err, errsz, "key=%s must be warp or warpid", k);
+    /* in the order of the enums (internal.h) */
+    static const char *const key_names[] = { "warp", "warpid" };
+    static const char *const delivery_names[] = { "imm", "global" };
+    static const char *const gate_names[] = { "warn", "maxnreg", "off" };
+    int key, delivery, gate;
+    if (!pass_arg_choice(inv, "key", key_names, 2, KEY_WARP, &key, err, errsz) ||
+        !pass_arg_choice(inv, "delivery", delivery_names, 2, DELIVER_IMM, &delivery, err, errsz) ||
+        !pass_arg_choice(inv, "gate", gate_names, 3, GATE_WARN, &gate, err, errsz))
         return false;
-    }
-    const char *d = pass_arg(inv, "delivery");
-    if (!d || strcmp(d, "imm") == 0) o->delivery = DELIVER_IMM;
-    else if (strcmp(d, "global") == 0) o->delivery = DELIVER_GLOBAL;
-    else {
-        snprintf(err, errsz, "delivery=%s must be imm or global", d);
-        return false;
-    }
-    const char *g = pass_arg(inv, "gate");
-    if (!g || strcmp(g, "warn") == 0) o->gate = GATE_WARN;
-    else if (strcmp(g, "maxnreg") == 0) o->gate = GATE_MAXNREG;
-    else if (strcmp(g, "off") == 0) o->gate = GATE_OFF;
-    else {
-        snprintf(err, errsz, "gate=%s must be warn, maxnreg or off", g);
-        return false;
-    }
+    o->key = key, o->delivery = delivery, o->gate = gate;
     return read_sites(pass_arg(inv, "sites"), o->kinds, err, errsz) && pass_arg_bool(inv, "f64", &o->f64, false, err, errsz);
 }
 

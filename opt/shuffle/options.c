@@ -41,21 +41,14 @@ bool shfl_read_options(const PassInvocation *inv, int sm, Options *o, char *err,
         snprintf(err, errsz, "timeout-ms=%ld is outside 1..86400000", o->timeout_ms);
         return false;
     }
-    const char *pv = pass_arg(inv, "prove");
-    if (!pv || strcmp(pv, "auto") == 0) o->prove = PROVE_AUTO;
-    else if (strcmp(pv, "z3") == 0) o->prove = PROVE_Z3;
-    else if (strcmp(pv, "rewrite") == 0) o->prove = PROVE_REWRITE;
-    else {
-        snprintf(err, errsz, "prove=%s must be auto, z3 or rewrite", pv);
+    static const char *const prove_names[] = { "auto", "z3", "rewrite" }; /* ProveMode order */
+    static const char *const profit_names[] = { "auto", "off" };
+    int prove, profit;
+    if (!pass_arg_choice(inv, "prove", prove_names, 3, PROVE_AUTO, &prove, err, errsz) ||
+        !pass_arg_choice(inv, "profit", profit_names, 2, 0, &profit, err, errsz))
         return false;
-    }
-    const char *pf = pass_arg(inv, "profit");
-    if (!pf || strcmp(pf, "auto") == 0) o->profit = true;
-    else if (strcmp(pf, "off") == 0) o->profit = false;
-    else {
-        snprintf(err, errsz, "profit=%s must be auto or off", pf);
-        return false;
-    }
+    o->prove = (ProveMode)prove;
+    o->profit = profit == 0;
     return true;
 }
 

@@ -42,13 +42,10 @@ bool tl_read_options(const PassInvocation *inv, Options *o, char *err, size_t er
         snprintf(err, errsz, "backoff=%ld is outside 0..1000000 (nanoseconds; nanosleep waits at most 1 ms)", o->backoff);
         return false;
     }
-    const char *pf = pass_arg(inv, "profit");
-    if (!pf || strcmp(pf, "auto") == 0) o->profit = true;
-    else if (strcmp(pf, "off") == 0) o->profit = false;
-    else {
-        snprintf(err, errsz, "profit=%s must be auto or off", pf);
-        return false;
-    }
+    static const char *const profit_names[] = { "auto", "off" };
+    int profit;
+    if (!pass_arg_choice(inv, "profit", profit_names, 2, 0, &profit, err, errsz)) return false;
+    o->profit = profit == 0;
     return true;
 }
 
