@@ -31,7 +31,10 @@ written to FOUND/KERNEL-CONFIG.ptx with its pipeline and launch in header
 comments (check_found.py reruns them).  --expect=FILE lists
 "KERNEL CONFIG  # class" pairs known to fail: they are reported as XFAIL;
 one that passes is XPASS.  --avoid=known leaves out the generator features
-of the known bug classes, to look past them.  The exit status is 1 on an
+of the known bug classes, to look past them (--avoid=math: the precise
+float math that the sfu configurations rewrite).  The summary ends with
+the coverage of reduce.FEATURES (programs containing each).  The exit
+status is 1 on an
 unexpected failure, an XPASS, or an invalid original (a generator bug: out
 of bounds, a race, a check failure), else 0.
 """
