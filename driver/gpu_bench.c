@@ -108,6 +108,33 @@ bool gpu_load_kernel(GpuSession *s, const char *path, const char *image, const c
     return true;
 }
 
+int gpu_set_global(GpuSession *s, CUmodule mod, const EmuGlobalSet *g, char *err, size_t errsz)
+{
+    GpuDriver *d = &s->drv;
+    CUdeviceptr p = 0;
+    size_t size = 0;
+    CUresult r = d->cuModuleGetGlobal(&p, &size, mod, g->name);
+    if (r == CUDA_ERROR_NOT_FOUND) return GPU_FAILED;
+    if (r != CUDA_SUCCESS) {
+        snprintf(err, errsz, "cannot find the variable %s: %s", g->name, gpu_error(d, r));
+        return GPU_SETUP;
+    }
+    if (size != 4 && size != 8) {
+        snprintf(err, errsz, "the variable %s is %zu bytes (4 or 8 can be set)", g->name, size);
+        return GPU_SETUP;
+    }
+    if (!emu_global_fits(g, size)) {
+        snprintf(err, errsz, "the value does not fit the %zu-byte variable %s", size, g->name);
+        return GPU_SETUP;
+    }
+    r = d->cuMemcpyHtoD(p, &g->value, size); /* little-endian: the low bytes */
+    if (r != CUDA_SUCCESS) {
+        snprintf(err, errsz, "cannot write the variable %s: %s", g->name, gpu_error(d, r));
+        return GPU_SETUP;
+    }
+    return GPU_OK;
+}
+
 static size_t arg_size(const EmuArg *a)
 {
     switch (a->kind) {

@@ -51,6 +51,13 @@ void gpu_session_close(GpuSession *s);
 bool gpu_load_kernel(GpuSession *s, const char *path, const char *image, const char *kernel, CUmodule *mod, CUfunction *fn,
                      int *regs, char *err, size_t errsz);
 
+/* --set-global: writes g's value, with the size cuModuleGetGlobal reports
+ * (4 or 8 bytes), into the module variable g->name.  GPU_OK; GPU_FAILED
+ * when the module has no such variable (CUDA_ERROR_NOT_FOUND: the caller
+ * decides); GPU_SETUP with one line in err (another size, a value that
+ * does not fit, a driver error). */
+int gpu_set_global(GpuSession *s, CUmodule mod, const EmuGlobalSet *g, char *err, size_t errsz);
+
 /* The arguments must match the kernel's parameters in number and size
  * (when the driver can say: cuFuncGetParamInfo). */
 bool gpu_check_params(GpuSession *s, CUfunction fn, const EmuArg *args, int nargs, char *err, size_t errsz);

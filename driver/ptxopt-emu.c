@@ -49,6 +49,8 @@ typedef struct Opts {
     double max_error;             /* < 0: none */
     bool has_outputs;
     bool outputs[256];
+    EmuGlobalSet globals[64];     /* --set-global, in order */
+    int nglobals;
 } Opts;
 
 static void usage(FILE *out)
@@ -66,6 +68,10 @@ static void usage(FILE *out)
           "                           TYPE:VALUE (i8..i64, u8..u64, f16, bf16, f32, f64)\n"
           "                           buf:TYPE:N:zeros|iota|fill=V|file=PATH|random[:SEED[:LO:HI]]\n"
           "                           bytes:HEX   struct:TYPE:VALUE,TYPE:VALUE,...\n"
+          "  --set-global=NAME=VALUE\n"
+          "                         overwrite the .global/.const variable NAME (4 or 8 bytes)\n"
+          "                         with the integer VALUE before the launch, as ptxopt-run\n"
+          "                         does on the GPU (bypass/sfu delivery=global); repeatable\n"
           "  --dump=ARG[:FILE]      write buffer argument ARG after the run (FILE.txt text,\n"
           "                         FILE.json JSON, other names binary; no FILE: text on stdout)\n"
           "  --dump-format=bin|text|json\n"
@@ -188,6 +194,16 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
                 return ST_USAGE;
             }
             o->nargs++;
+            continue;
+        }
+        if ((v = optval(a, "--set-global"))) {
+            char err[300];
+            if (o->nglobals == 64) { fprintf(stderr, "ptxopt-emu: too many --set-global\n"); return ST_USAGE; }
+            if (!emu_global_set_parse(v, &o->globals[o->nglobals], err, sizeof err)) {
+                fprintf(stderr, "ptxopt-emu: --set-global=%s: %s\n", v, err);
+                return ST_USAGE;
+            }
+            o->nglobals++;
             continue;
         }
         if ((v = optval(a, "--dump"))) {
@@ -345,6 +361,38 @@ static EmuProgram *load(const char *file, Module **mp)
     return p;
 }
 
+/* --set-global: each variable is written in every program that has it (in
+ * --diff, typically only B, the delivery=global rewrite, has it); one that
+ * no program has, or that is not 4 or 8 bytes, is a usage error. */
+static bool set_globals(const Opts *o, EmuProgram *const *ps, const char *const *files, int n)
+{
+    for (int g = 0; g < o->nglobals; g++) {
+        const EmuGlobalSet *gs = &o->globals[g];
+        bool found = false;
+        for (int i = 0; i < n; i++) {
+            uint64_t size = 0;
+            switch (emu_program_set_global(ps[i], gs, &size)) {
+            case EMU_GLOBAL_OK: found = true; break;
+            case EMU_GLOBAL_NOT_FOUND: break;
+            case EMU_GLOBAL_BAD_SIZE:
+                fprintf(stderr, "ptxopt-emu: --set-global=%s=...: %s's variable is %llu bytes (4 or 8 can be set)\n", gs->name,
+                        files[i], (unsigned long long)size);
+                return false;
+            case EMU_GLOBAL_TOO_WIDE:
+                fprintf(stderr, "ptxopt-emu: --set-global=%s=...: the value does not fit %s's %llu-byte variable\n", gs->name,
+                        files[i], (unsigned long long)size);
+                return false;
+            }
+        }
+        if (!found) {
+            fprintf(stderr, "ptxopt-emu: --set-global: no .global or .const variable '%s' in %s%s%s\n", gs->name, files[0],
+                    n > 1 ? " or " : "", n > 1 ? files[1] : "");
+            return false;
+        }
+    }
+    return true;
+}
+
 static int run_single(Opts *o)
 {
     if (!o->file) { fprintf(stderr, "ptxopt-emu: no input file (see --help)\n"); return ST_USAGE; }
@@ -352,6 +400,7 @@ static int run_single(Opts *o)
     Module *m = NULL;
     EmuProgram *p = load(o->file, &m);
     if (!p) return ST_USAGE;
+    if (!set_globals(o, &p, &o->file, 1)) { emu_program_free(p); ir_module_free(m); return ST_USAGE; }
     if (o->list_unsupported) {
         int n = emu_program_list_unsupported(p, stdout);
         emu_program_free(p);
@@ -426,6 +475,12 @@ static int run_diff(Opts *o)
     if (!pa) return ST_USAGE;
     EmuProgram *pb = load(o->file_b, &mb);
     if (!pb) { emu_program_free(pa); ir_module_free(ma); return ST_USAGE; }
+    EmuProgram *const both[2] = { pa, pb };
+    const char *const files[2] = { o->file, o->file_b };
+    if (!set_globals(o, both, files, 2)) {
+        emu_program_free(pa), emu_program_free(pb), ir_module_free(ma), ir_module_free(mb);
+        return ST_USAGE;
+    }
     o->L.args = o->args;
     o->L.nargs = o->nargs;
     int nrun = o->seeds + 1;
@@ -523,6 +578,12 @@ static int run_error(Opts *o)
     if (!pa) return ST_USAGE;
     EmuProgram *pb = load(o->file_b, &mb);
     if (!pb) { emu_program_free(pa); ir_module_free(ma); return ST_USAGE; }
+    EmuProgram *const both[2] = { pa, pb };
+    const char *const files[2] = { o->file, o->file_b };
+    if (!set_globals(o, both, files, 2)) {
+        emu_program_free(pa), emu_program_free(pb), ir_module_free(ma), ir_module_free(mb);
+        return ST_USAGE;
+    }
     o->L.args = o->args;
     o->L.nargs = o->nargs;
     for (int k = 0; o->has_outputs && k < 256; k++)

@@ -10,7 +10,10 @@
  * alternating so that a change of clock or temperature touches both alike;
  * before each, the inputs are copied in again and the L2 cache flushed.
  * The median decides.  Arguments have ptxopt-emu's syntax (emu/args.c), so
- * a launch checked on the emulator runs on the GPU as it is.
+ * a launch checked on the emulator runs on the GPU as it is; so has
+ * --set-global=NAME=VALUE (emu/globals.c), which writes a module variable
+ * after loading (cuModuleGetGlobal + cuMemcpyHtoD), before any launch: one
+ * delivery=global compile of the bypass or sfu pass times every value.
  *
  * Exit status: 0 the outputs agree (and everything ran); 1 they differ, or
  * a kernel failed; 2 usage or setup error (bad arguments, unreadable
@@ -51,6 +54,8 @@ typedef struct Opts {
     long runs, warmup, device, max_report;
     EmuTolerance tol;
     bool flush, time_only;
+    EmuGlobalSet globals[64];    /* --set-global, in order */
+    int nglobals;
 } Opts;
 
 static void usage(FILE *out)
@@ -71,6 +76,10 @@ static void usage(FILE *out)
           "                           TYPE:VALUE (i8..i64, u8..u64, f16, bf16, f32, f64)\n"
           "                           buf:TYPE:N:zeros|iota|fill=V|file=PATH|random[:SEED[:LO:HI]]\n"
           "                           bytes:HEX   struct:TYPE:VALUE,TYPE:VALUE,...\n"
+          "      --set-global=NAME=VALUE\n"
+          "                         after loading, write the integer VALUE into the module\n"
+          "                         variable NAME (4 or 8 bytes; cuModuleGetGlobal) in each\n"
+          "                         module that has it (bypass/sfu delivery=global); repeatable\n"
           "Check:\n"
           "      --ulp=N            floating-point elements may differ by N units in the last place\n"
           "      --rel=E            ... or by a relative error E\n"
@@ -114,7 +123,7 @@ static void parse_tolerance(Opts *o, const char *spec)
 }
 
 enum { OPT_KERNEL_B = 256, OPT_GRID, OPT_BLOCK, OPT_SHARED, OPT_ARG, OPT_ULP, OPT_REL, OPT_TOL, OPT_MAXREP, OPT_WARMUP,
-       OPT_NOFLUSH, OPT_DEVICE, OPT_TIMEONLY };
+       OPT_NOFLUSH, OPT_DEVICE, OPT_TIMEONLY, OPT_SETGLOBAL };
 
 static void parse_args(int argc, char **argv, Opts *o)
 {
@@ -134,6 +143,7 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "no-flush", no_argument, NULL, OPT_NOFLUSH },
         { "device", required_argument, NULL, OPT_DEVICE },
         { "time-only", no_argument, NULL, OPT_TIMEONLY },
+        { "set-global", required_argument, NULL, OPT_SETGLOBAL },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -174,6 +184,15 @@ static void parse_args(int argc, char **argv, Opts *o)
         case OPT_NOFLUSH: o->flush = false; break;
         case OPT_DEVICE: o->device = parse_long("device", optarg, 0, 1023); break;
         case OPT_TIMEONLY: o->time_only = true; break;
+        case OPT_SETGLOBAL:
+            if (o->nglobals == 64) usage_error("too many --set-global options%s", "");
+            if (!emu_global_set_parse(optarg, &o->globals[o->nglobals], err, sizeof err)) {
+                char msg[600];
+                snprintf(msg, sizeof msg, "--set-global=%%s: %s", err);
+                usage_error(msg, optarg);
+            }
+            o->nglobals++;
+            break;
         case 'h': usage(stdout); exit(ST_OK);
         case 'V': printf("ptxopt-run %s\n", PACKAGE_VERSION); exit(ST_OK);
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
@@ -264,6 +283,7 @@ int main(int argc, char **argv)
     if (st != GPU_OK) return fail(NULL, err, st == GPU_SETUP ? ST_USAGE : ST_NO_DEVICE);
     int status = ST_OK;
     GpuBuffers b = { 0 };
+    bool set_in[64] = { false };
     for (int i = 0; i < o.nmods; i++) {
         RunModule *m = &o.m[i];
         if (!gpu_load_kernel(&s, m->path, m->image, m->kernel, &m->mod, &m->fn, &m->regs, err, sizeof err)) {
@@ -274,9 +294,24 @@ int main(int argc, char **argv)
             status = fail(m->path, err, ST_USAGE);
             goto out;
         }
+        for (int g = 0; g < o.nglobals; g++) {
+            int gs = gpu_set_global(&s, m->mod, &o.globals[g], err, sizeof err);
+            if (gs == GPU_SETUP) {
+                status = fail(m->path, err, ST_USAGE);
+                goto out;
+            }
+            if (gs == GPU_OK) set_in[g] = true;
+        }
         m->times = calloc((size_t)o.runs, sizeof *m->times);
         if (!m->times) abort();
     }
+    for (int g = 0; g < o.nglobals; g++) /* in A, B or both: a name in neither is a mistake */
+        if (!set_in[g]) {
+            fprintf(stderr, "ptxopt-run: --set-global: no variable '%s' in %s%s%s\n", o.globals[g].name, o.m[0].path,
+                    o.nmods == 2 ? " or " : "", o.nmods == 2 ? o.m[1].path : "");
+            status = ST_USAGE;
+            goto out;
+        }
     if (!gpu_buffers_alloc(&s, &b, o.args, o.nargs, err, sizeof err)) {
         status = fail(NULL, err, ST_USAGE);
         goto out;

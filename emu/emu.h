@@ -193,6 +193,24 @@ void emu_program_free(EmuProgram *p);
 int emu_program_nkernels(const EmuProgram *p);
 const char *emu_program_kernel(const EmuProgram *p, int k);
 
+/* --set-global=NAME=VALUE (ptxopt-run and ptxopt-emu): a module variable
+ * overwritten after loading and before the launch, as a harness does with
+ * cuModuleGetGlobal + cuMemcpyHtoD (the delivery=global form of the bypass
+ * and sfu passes).  VALUE is a decimal or 0x integer, negative ones in two's
+ * complement; it is written with the variable's size, 4 or 8 bytes. */
+typedef struct EmuGlobalSet {
+    char name[256];
+    uint64_t value;
+    bool negative;
+} EmuGlobalSet;
+typedef enum { EMU_GLOBAL_OK, EMU_GLOBAL_NOT_FOUND, EMU_GLOBAL_BAD_SIZE, EMU_GLOBAL_TOO_WIDE } EmuGlobalStatus;
+bool emu_global_set_parse(const char *text, EmuGlobalSet *g, char *err, size_t errsz);
+/* Whether the value can be written in `size` bytes (4: -2^31..2^32-1; 8: any). */
+bool emu_global_fits(const EmuGlobalSet *g, uint64_t size);
+/* Replaces the initial value of the .global/.const variable g->name for
+ * every later emu_run; *size is the variable's size when it exists. */
+EmuGlobalStatus emu_program_set_global(EmuProgram *p, const EmuGlobalSet *g, uint64_t *size);
+
 /* Prints every instruction the emulator cannot execute (file:line: text (reason)); returns how many. */
 int emu_program_list_unsupported(const EmuProgram *p, FILE *out);
 

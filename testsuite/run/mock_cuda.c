@@ -16,16 +16,56 @@
  *                               (ptxopt-tune's variants: the cap 64 wins)
  * Parameters are read off the PTX's .entry (their sizes, for
  * cuFuncGetParamInfo); a cubin has none (CUDA_ERROR_NOT_SUPPORTED).
- * MOCK_CUDA_DEVICES=N: the number of devices (default 1). */
+ * Module-scope variables (".global [.align N] .TYPE NAME[[N]] [= V];" at
+ * the start of a line) get device memory with their initial value, for
+ * cuModuleGetGlobal; a cubin has none.
+ * MOCK_CUDA_DEVICES=N: the number of devices (default 1).
+ * MOCK_CUDA_TRACE=FILE: appends a line for each cuModuleGetGlobal, each
+ * cuMemcpyHtoD into a module variable (with the value written) and the
+ * first launch of each kernel (with the value of every module variable
+ * then), so tests see what reached the driver and in which order. */
 #include <cuda.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct MockVar {
+    char name[128];
+    size_t size;
+    unsigned char *data;
+} MockVar;
+
 typedef struct MockModule {
     char *image;                 /* NUL-terminated copy (PTX) or NULL (cubin) */
+    MockVar vars[32];
+    int nvars;
 } MockModule;
+
+static MockModule *live[64];     /* loaded modules, to name a variable written by cuMemcpyHtoD */
+
+static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void trace(const char *fmt, ...)
+{
+    const char *path = getenv("MOCK_CUDA_TRACE");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fclose(f);
+}
+
+/* little-endian, as the GPU */
+static unsigned long long var_value(const unsigned char *d, size_t n)
+{
+    unsigned long long v = 0;
+    for (size_t i = n < 8 ? n : 8; i-- > 0;) v = v << 8 | d[i];
+    return v;
+}
 
 typedef struct MockFunc {
     MockModule *mod;
@@ -106,6 +146,50 @@ CUresult cuCtxSynchronize(void)
     return r;
 }
 
+static size_t type_size(const char *t);
+
+/* ".global [.align N] [.vK] .TYPE NAME[[N]] [= V];" lines of a PTX image. */
+static void find_vars(MockModule *mm)
+{
+    for (const char *l = mm->image; l && *l && mm->nvars < 32; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *t = l;
+        while (*t == ' ' || *t == '\t') t++;
+        if (strncmp(t, ".global", 7) != 0 || (t[7] != ' ' && t[7] != '\t')) continue;
+        t += 7;
+        size_t elem = 0, count = 1;
+        while (*t == ' ' || *t == '\t' || *t == '.') {
+            while (*t == ' ' || *t == '\t') t++;
+            if (!strncmp(t, ".align", 6)) {
+                t += 6;
+                while (*t == ' ' || (*t >= '0' && *t <= '9')) t++;
+            } else if (!strncmp(t, ".v", 2) && t[2] >= '0' && t[2] <= '9') {
+                count *= (size_t)atoi(t + 2);
+                t += 3;
+            } else if (*t == '.') {
+                elem = type_size(t);
+                while (*t && *t != ' ' && *t != '\t') t++;
+            }
+        }
+        MockVar *v = &mm->vars[mm->nvars];
+        size_t n = 0;
+        while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '_' || *t == '$') {
+            if (n + 1 < sizeof v->name) v->name[n++] = *t;
+            t++;
+        }
+        v->name[n] = 0;
+        if (!n || !elem) continue;
+        if (*t == '[') count *= (size_t)atoi(t + 1);
+        v->size = elem * count;
+        v->data = calloc(v->size ? v->size : 1, 1);
+        const char *eq = strchr(t, '='), *nl = strchr(t, '\n');
+        if (eq && (!nl || eq < nl)) {
+            unsigned long long iv = strtoull(eq + 1, NULL, 0);
+            memcpy(v->data, &iv, v->size < 8 ? v->size : 8);
+        }
+        mm->nvars++;
+    }
+}
+
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *opt, void **val)
 {
     MockModule *mm = calloc(1, sizeof *mm);
@@ -124,13 +208,33 @@ CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUji
             return CUDA_ERROR_INVALID_PTX;
         }
     }
+    if (mm->image) find_vars(mm);
+    for (int i = 0; i < 64; i++)
+        if (!live[i]) { live[i] = mm; break; }
     *m = (CUmodule)mm;
     return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetGlobal(CUdeviceptr *p, size_t *bytes, CUmodule m, const char *name)
+{
+    MockModule *mm = (MockModule *)m;
+    for (int i = 0; i < mm->nvars; i++)
+        if (!strcmp(mm->vars[i].name, name)) {
+            if (p) *p = (CUdeviceptr)(uintptr_t)mm->vars[i].data;
+            if (bytes) *bytes = mm->vars[i].size;
+            trace("cuModuleGetGlobal %s: %zu bytes", name, mm->vars[i].size);
+            return CUDA_SUCCESS;
+        }
+    trace("cuModuleGetGlobal %s: not found", name);
+    return CUDA_ERROR_NOT_FOUND;
 }
 
 CUresult cuModuleUnload(CUmodule m)
 {
     MockModule *mm = (MockModule *)m;
+    for (int i = 0; i < 64; i++)
+        if (live[i] == mm) live[i] = NULL;
+    for (int i = 0; i < mm->nvars; i++) free(mm->vars[i].data);
     free(mm->image);
     free(mm);
     return CUDA_SUCCESS;
@@ -214,7 +318,19 @@ CUresult cuMemFree(CUdeviceptr p)
     return CUDA_ERROR_INVALID_VALUE;
 }
 
-CUresult cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n)
+{
+    for (int i = 0; i < 64; i++)
+        for (int k = 0; live[i] && k < live[i]->nvars; k++) {
+            MockVar *v = &live[i]->vars[k];
+            if ((unsigned char *)(uintptr_t)d == v->data) {
+                if (n > v->size) return CUDA_ERROR_INVALID_VALUE; /* past the variable */
+                trace("cuMemcpyHtoD %s: %zu bytes = %llu", v->name, n, var_value(h, n));
+            }
+        }
+    memcpy((void *)(uintptr_t)d, h, n);
+    return CUDA_SUCCESS;
+}
 CUresult cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n) { memcpy(h, (void *)(uintptr_t)d, n); return CUDA_SUCCESS; }
 CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
 
@@ -248,6 +364,16 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     if (mt) t = atof(mt + 14);
     else if (mx) t = 1 + abs(atoi(mx + 9) - 64);
     static const double factor[5] = { 0.98, 0.99, 1.0, 1.01, 1.02 };
+    if (mf->launches == 0) {
+        char line[1024];
+        size_t at = (size_t)snprintf(line, sizeof line, "cuLaunchKernel %.100s", mf->entry ? mf->entry + 7 : "(cubin)");
+        char *paren = strchr(line, '(');
+        if (paren && mf->entry) *paren = 0, at = strlen(line);
+        for (int k = 0; k < mf->mod->nvars && at < sizeof line - 200; k++)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s %s = %llu", k ? "," : ":", mf->mod->vars[k].name,
+                                   var_value(mf->mod->vars[k].data, mf->mod->vars[k].size));
+        trace("%s", line);
+    }
     clock_ms += t * factor[mf->launches++ % 5];
     for (const char *e = img; e && (e = strstr(e, "// mock-effect: ")); e++) {
         const char *w = e + 16;
