@@ -3,11 +3,9 @@
 One line per configuration: (name, pipeline, extra ptxopt-emu options).
 Registering a new pass (bypass, sfu, tinylock) is one more line here; a
 pass whose rewrite is approximate gives its error bound as an emulator
-option (e.g. "--ulp=2"), exact passes give none (bit for bit).
+option (e.g. "--ulp=2"), exact passes give none (bit for bit).  Words
+starting with "oracle:" are checks oracle.py makes itself (see there).
 """
-# The shuffle pass's default is gated by profitability (sm_70+: N != 0
-# shuffles of L1-served loads are refused); the other shuffle lines say
-# profit=off so that the rewrite itself is what gets tested.
 # The sfu tolerance (see the sfu lines): per math operation of gen.MATH,
 # its replacement's documented error at the result's largest magnitude M.
 SFU_ABS = {
@@ -30,6 +28,9 @@ SFU_ABS = {
 SFU_TOL = "--approx=bound --abs=%.3g --rel=%.3g" % (4 * max(SFU_ABS.values()) + 4 * 2.0 ** -23 * 512,
                                                     4 * 2.0 ** -23)
 
+# The shuffle pass's default is gated by profitability (sm_70+: N != 0
+# shuffles of L1-served loads are refused); the other shuffle lines say
+# profit=off so that the rewrite itself is what gets tested.
 CONFIGS = [
     ("shuffle", "shuffle", ""),
     ("shuffle-forced", "shuffle<profit=off>", ""),
