@@ -1,7 +1,7 @@
 /* ptxopt-emu.c — the emulator's command line (see man/ptxopt-emu.1).
  *
  *   ptxopt-emu FILE.ptx --kernel=K --grid=X[,Y,Z] --block=X[,Y,Z] --arg=... [--dump=I[:FILE]] ...
- *   ptxopt-emu --diff A.ptx B.ptx <same launch options> [--seeds=N] [--ulp=N | --rel=E]
+ *   ptxopt-emu --diff A.ptx B.ptx <same launch options> [--seeds=N] [--ulp=N | --rel=E] [--abs=E]
  *   ptxopt-emu --diff A.ptx B.ptx <same launch options> --error-metric=M [--approx=MODE] [--max-error=E]
  *   ptxopt-emu --spec=LAUNCHES.txt
  *
@@ -56,7 +56,7 @@ typedef struct Opts {
 static void usage(FILE *out)
 {
     fputs("Usage: ptxopt-emu FILE.ptx --kernel=NAME --grid=X[,Y,Z] --block=X[,Y,Z] [--arg=SPEC]... [options]\n"
-          "       ptxopt-emu --diff A.ptx B.ptx <launch options> [--seeds=N] [--ulp=N|--rel=E]\n"
+          "       ptxopt-emu --diff A.ptx B.ptx <launch options> [--seeds=N] [--ulp=N|--rel=E] [--abs=E]\n"
           "       ptxopt-emu --spec=FILE\n"
           "Run a PTX kernel on the CPU with SIMT semantics and checks.\n\n"
           "Launch:\n"
@@ -111,6 +111,7 @@ static void usage(FILE *out)
           "  --kernel-b=NAME        kernel name in B when it differs\n"
           "  --seeds=N              ITS seeds per program (default 3)\n"
           "  --ulp=N, --rel=E       tolerance for floating-point buffers\n"
+          "  --abs=E                absolute tolerance: |a - b| <= E + rel * max(|a|, |b|)\n"
           "  --max-report=N         differing elements printed (default 10)\n"
           "  --error-metric=mre|maxrel|maxabs|rmse\n"
           "                         with --diff: run A and B once (both under --approx) and print\n"
@@ -239,6 +240,12 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
         if ((v = optval(a, "--seeds"))) { if (!parse_u64(v, &n) || !n || n > 1000) goto bad; o->seeds = (int)n; continue; }
         if ((v = optval(a, "--ulp"))) { if (!parse_u64(v, &o->tol.ulp)) goto bad; continue; }
         if ((v = optval(a, "--max-report"))) { if (!parse_u64(v, &n)) goto bad; o->max_report = (int)n; continue; }
+        if ((v = optval(a, "--abs"))) {
+            char *end;
+            o->tol.abs = strtod(v, &end);
+            if (end == v || *end || !(o->tol.abs >= 0)) goto bad;
+            continue;
+        }
         if ((v = optval(a, "--rel"))) {
             char *end;
             o->tol.rel = strtod(v, &end);
@@ -570,7 +577,7 @@ static int run_diff(Opts *o)
     }
     if (rc == ST_OK && !o->quiet)
         fprintf(stdout, "%s and %s agree (%d ITS seeds and hanoi%s)\n", o->file, o->file_b, o->seeds,
-                (o->tol.ulp || o->tol.rel > 0) ? ", within tolerance" : ", bit for bit");
+                (o->tol.ulp || o->tol.rel > 0 || o->tol.abs > 0) ? ", within tolerance" : ", bit for bit");
     (void)total;
     if (ref.bufs) emu_result_free(&ref);
     for (int k = 0; k < 256; k++) free(ignore[k]);
@@ -632,7 +639,7 @@ static int dispatch(Opts *o)
         fprintf(stderr, "ptxopt-emu: --error-metric, --max-error and --outputs need --diff A.ptx B.ptx\n");
         return ST_USAGE;
     }
-    if (o->diff && o->error_mode && (o->tol.ulp || o->tol.rel > 0)) {
+    if (o->diff && o->error_mode && (o->tol.ulp || o->tol.rel > 0 || o->tol.abs > 0)) {
         fprintf(stderr, "ptxopt-emu: --ulp/--rel compare; --error-metric measures: give one of them\n");
         return ST_USAGE;
     }

@@ -34,9 +34,9 @@ static bool within(const EmuBuffer *b, uint64_t va, uint64_t vb, const EmuTolera
         if (d < 0) d = -d;
         if ((uint64_t)d <= tol->ulp) return true;
     }
-    if (tol->rel > 0) {
+    if (tol->rel > 0 || tol->abs > 0) {
         double m = fmax(fabs(da), fabs(db));
-        if (fabs(da - db) <= tol->rel * m) return true;
+        if (fabs(da - db) <= tol->abs + tol->rel * m) return true;
     }
     return false;
 }

@@ -295,7 +295,9 @@ void emu_format_element(char *dst, size_t cap, const EmuBuffer *b, size_t i);
 
 /* Differential comparison of two results' buffers.  Returns the number of
  * differing elements (0: equal) and prints up to max_report of them. */
-typedef struct EmuTolerance { uint64_t ulp; double rel; } EmuTolerance;
+/* Floating-point elements agree when within ulp units in the last place,
+ * or when |a - b| <= abs + rel * max(|a|, |b|) (abs or rel non-zero). */
+typedef struct EmuTolerance { uint64_t ulp; double rel; double abs; } EmuTolerance;
 size_t emu_compare_buffers(FILE *out, const EmuResult *a, const EmuResult *b, const EmuArg *args,
                            const EmuTolerance *tol, const uint8_t *const *ignore, int max_report,
                            const char *label_a, const char *label_b);

@@ -31,7 +31,10 @@ written to FOUND/KERNEL-CONFIG.ptx with its pipeline and launch in header
 comments (check_found.py reruns them).  --expect=FILE lists
 "KERNEL CONFIG  # class" pairs known to fail: they are reported as XFAIL;
 one that passes is XPASS.  --avoid=known leaves out the generator features
-of the known bug classes, to look past them.  The exit status is 1 on an
+of the known bug classes, to look past them (--avoid=math: the precise
+float math that the sfu configurations rewrite).  The summary ends with
+the coverage of reduce.FEATURES (programs containing each).  The exit
+status is 1 on an
 unexpected failure, an XPASS, or an invalid original (a generator bug: out
 of bounds, a race, a check failure), else 0.
 """
@@ -73,9 +76,13 @@ def compile_batch(tools, seeds, cache):
 
 
 def split_module(text):
-    """One file per .entry: the module header plus that entry."""
-    parts = re.split(r"(?m)^(?=\t// \.globl\t)", text)
-    head, out = parts[0], {}
+    """One file per .entry: the module header plus that entry.  Module-scope
+    variables (sinf's __cudart_i2opi_f table, placed after the first
+    kernel's `// .globl` line) go into the header of every kernel."""
+    decl = re.compile(r"(?m)^\.(?:global|const)\s[^\n]*;\n")
+    shared = "".join(decl.findall(text))
+    parts = re.split(r"(?m)^(?=\t// \.globl\t)", decl.sub("", text))
+    head, out = parts[0] + shared, {}
     for p in parts[1:]:
         m = re.search(r"\.entry\s+(\w+)", p)
         out[m.group(1)] = head + p
@@ -92,6 +99,7 @@ class Campaign:
         self.changed = {c[0]: 0 for c in self.configs}
         self.applied = {c[0]: 0 for c in self.configs}
         self.programs = self.invalid = 0
+        self.coverage = {}     # reduce.FEATURES name -> programs containing it
         self.failures, self.xfail, self.xpass = [], [], []
         self.expect = {}
         self.reduced = set()
@@ -127,6 +135,8 @@ class Campaign:
         with open(src, "w") as f:
             f.write(text)
         self.programs += 1
+        for f in reducer.features(text):
+            self.coverage[f] = self.coverage.get(f, 0) + 1
         if not self.t.ptxas_ok(src)[0]:
             self.invalid += 1
             self.log("INVALID %s: ptxas rejects it" % name)
@@ -238,6 +248,7 @@ class Campaign:
         for cname, pipeline, _ in self.configs:
             self.log("%-22s %-58s %8d %5.0f%% %8d" % (cname, pipeline, self.changed[cname],
                                                       100.0 * self.changed[cname] / n, self.applied[cname]))
+        self.log("features: %s" % ", ".join("%s %d" % (f, self.coverage.get(f, 0)) for f, _ in reducer.FEATURES))
         if self.nvcc_nc:
             self.log("skipped: %d nvcc kernels that read written memory through ld.global.nc" % self.nvcc_nc)
         self.log("failures: %d unexpected, %d expected (XFAIL), %d XPASS"
@@ -265,8 +276,9 @@ def main():
     ap.add_argument("--no-reduce", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep every kernel and rewrite in WORK")
     ap.add_argument("--avoid", default="", metavar="FEATURES",
-                    help="comma-separated generator features to leave out (gen.KNOWN, or 'known' for all of "
-                         "them: the shapes of the known bug classes), to look past them for other bugs")
+                    help="comma-separated generator features to leave out (gen.FEATURES: those of gen.KNOWN, or "
+                         "'known' for all of them: the shapes of the known bug classes; math: precise "
+                         "float math for the sfu pass), to look past them for other bugs")
     ap.add_argument("--configs", default=".", help="regex: the configurations of passes.py to run")
     ap.add_argument("--add-config", action="append", default=[], metavar="NAME=PIPELINE",
                     help="one more configuration (e.g. a deliberately wrong ablation)")
@@ -274,8 +286,8 @@ def main():
     if not a.count and not a.minutes:
         a.count = 20
     for f in filter(None, a.avoid.split(",")):
-        if f != "known" and f not in gen.KNOWN:
-            sys.exit("fuzz.py: --avoid=%s: not one of known, %s" % (f, ", ".join(sorted(gen.KNOWN))))
+        if f != "known" and f not in gen.FEATURES:
+            sys.exit("fuzz.py: --avoid=%s: not one of known, %s" % (f, ", ".join(sorted(gen.FEATURES))))
         gen.AVOID |= gen.KNOWN if f == "known" else {f}
     tools = oracle.Tools(a.ptxopt, a.emu)
     if not a.source:

@@ -32,9 +32,18 @@ its rewrite is a pass bug, not undefined behaviour:
 * integer arithmetic is unsigned where it may overflow; no division.
 * atomics: to the thread's own counter (its old value is deterministic and
   lane-varying) or, result unused, to a per-block counter (commutative).
+* precise float math (feature "math", float kernels): after a load, a
+  division, sqrtf, 1/sqrtf, expf, logf, sinf, cosf, powf, exp10f, log2f or
+  tanhf of loaded values, on clamped operands (MATH below: no overflow,
+  no NaN, sin/cos within 100 pi), whose result only enters acc
+  (acc = acc * 0.75f + m) and so only out: never an index, a condition or
+  a store, so an approximation (the sfu pass) perturbs out alone, by at
+  most 4x the largest per-site error (passes.py).  Its choices come from a
+  second random stream, so --avoid=math gives the programs of before.
 
 Usage: gen.py SEED [COUNT] — print COUNT kernels (seeds SEED..) as one .cu
-file on standard output; gen.py --meta SEED prints the kernel's element type.
+file on standard output; gen.py --meta SEED prints the kernel's element type;
+gen.py --features N: how many of seeds 1..N contain each math operation.
 """
 import random
 import sys
@@ -89,6 +98,27 @@ def launch_args(etype, grid, block, seed=1):
 # "known" names the shapes of issue 10's classes 1 and 2.
 AVOID = set()
 KNOWN = {"lane", "data", "atomic", "local", "merge", "laneloop", "motif"}
+# Every feature --avoid accepts: the known classes' shapes and "math"
+# (precise float math for the sfu pass; no known bug class).
+FEATURES = KNOWN | {"math"}
+
+# The math feature's operations: C text over the loaded value V and
+# another value W, and the largest magnitude of the result.  Operands are
+# clamped (CL(x, k) = x within [-k, k]) so that results stay within the
+# bound the sfu tolerance in passes.py assumes.
+MATH = {
+    "div": ("CL(V, 64.0f) / (fabsf(W) + 1.0f)", 64),
+    "sqrt": ("sqrtf(fminf(fabsf(V), 64.0f) + 1.0f)", 8.1),
+    "rsqrt": ("1.0f / sqrtf(fminf(fabsf(V), 64.0f) + 1.0f)", 1),
+    "exp": ("expf(CL(V, 4.0f))", 54.6),
+    "log": ("logf(fminf(fabsf(V), 64.0f) + 1.0f)", 4.2),
+    "sin": ("sinf(CL(V, 12.0f))", 1),
+    "cos": ("cosf(CL(V, 12.0f))", 1),
+    "pow": ("powf(fminf(fabsf(V), 3.0f) + 1.0f, CL(W, 3.0f))", 64),
+    "exp10": ("exp10f(CL(V, 2.0f))", 100),
+    "log2": ("log2f(fminf(fabsf(V), 64.0f) + 1.0f)", 6.1),
+    "tanh": ("tanhf(CL(V, 8.0f))", 1),
+}
 
 
 def avoid(kind):
@@ -123,6 +153,10 @@ class Gen:
         self.has_shared = self.r.random() < 0.3
         self.has_local = self.r.random() < 0.3
         self.templates = []
+        # the math feature's own stream: the main one (and so every other
+        # statement) is the same with or without it
+        self.rm = random.Random(seed * 1000003 + 7)
+        self.math_ops = []         # math operations emitted (gen.py --features)
 
     # ---------------------------------------------------------- text
     def emit(self, s):
@@ -240,6 +274,7 @@ class Gen:
             self.emit("%s %s = %s;" % (self.etype, v, txt))
         self.values.append(v)
         self.mix(v)
+        self.math(v)
 
     def vload(self):
         vt = ETYPES[self.etype][self.r.choice([1, 2])] or ETYPES[self.etype][1]
@@ -258,6 +293,18 @@ class Gen:
         self.emit("%s %s = %s;" % (self.etype, s, " + ".join("%s.%s" % (v, c) for c in comps)))
         self.values.append(s)
         self.mix(s)
+        self.math(s)
+
+    def math(self, v):
+        """Maybe a precise math operation on V whose result enters acc only."""
+        if self.etype != "float" or avoid("math") or self.rm.random() >= 0.4:
+            return
+        op = self.rm.choice(sorted(MATH))
+        w = self.rm.choice(self.values)
+        m = self.var("m")
+        self.emit("float %s = %s;" % (m, MATH[op][0].replace("V", v).replace("W", w)))
+        self.mix(m)
+        self.math_ops.append(op)
 
     def store(self):
         arrs = ["a", "c"] + (["sh"] if self.has_shared else [])
@@ -515,7 +562,7 @@ class Gen:
         return "\n".join(head + body + ["}"]) + "\n"
 
 
-PRELUDE = "#define SHOFF 64\n"
+PRELUDE = "#define SHOFF 64\n#define CL(x, k) fminf(fmaxf((x), -(k)), (k))\n"
 
 
 def kernel_source(seed):
@@ -534,7 +581,18 @@ def module(seeds):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--meta":
+    if sys.argv[1] == "--features":
+        # how often each math operation occurs over seeds 1..N
+        from collections import Counter
+        n = int(sys.argv[2])
+        seen = Counter()
+        for s in range(1, n + 1):
+            g = Gen(s, "k%d" % s)
+            g.kernel()
+            seen.update(set(g.math_ops))
+        for op in sorted(MATH):
+            print("math-%s %d" % (op, seen[op]))
+    elif sys.argv[1] == "--meta":
         print(kernel_source(int(sys.argv[2]))[1])
     else:
         seed = int(sys.argv[1])

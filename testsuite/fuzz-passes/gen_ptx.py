@@ -12,7 +12,13 @@ whose trip count is uniform, lane-dependent or nested, early exits
 through a branch to the common exit.  No nvcc needed, so it also runs
 where only ptxas is installed.
 
-Usage: gen_ptx.py SEED — print the kernel p<SEED> as a .ptx module.
+Feature "math" (f32 kernels, as in gen.py, from a second random stream):
+after a load, a precise div.rn/div.full, sqrt.rn, rcp.rn or sqrt.rn +
+rcp.rn (the rsqrt pair) of clamped loaded values (results within gen.MATH's
+magnitudes), whose result only enters acc.
+
+Usage: gen_ptx.py SEED — print the kernel p<SEED> as a .ptx module;
+gen_ptx.py --features N — how many of seeds 1..N contain each math operation.
 """
 import random
 import sys
@@ -52,6 +58,8 @@ class PGen:
         self.budget = self.r.randint(14, 32)
         self.has_local = self.r.random() < 0.3
         self.nc = self.r.random() < 0.3
+        self.rm = random.Random(seed * 1000003 + 7)   # the math feature's stream
+        self.math_ops = []
 
     def reg(self, p):
         self.n[p] += 1
@@ -173,6 +181,36 @@ class PGen:
             self.emit("ld.global%s%s \t%s, %s;" % (nc, self.ty, v, self.mem(a, imm)))
         self.values.append(v)
         self.mix(v)
+        self.math(v)
+
+    def math(self, v):
+        """Maybe a precise div, sqrt, rcp or rsqrt pair of V whose result
+        enters acc only: x = min(|V|, 64) + 1 in [1, 65], y = V within
+        [-64, 64]; div y / (|W| + 1), sqrt x, rcp x, rcp(sqrt x)."""
+        if self.etype != "float" or gen.avoid("math") or self.rm.random() >= 0.4:
+            return
+        op = self.rm.choice(["div", "div-full", "sqrt", "rcp", "rsqrt"])
+        w = self.rm.choice(self.values)
+        x, m = self.reg("%f"), self.reg("%f")
+        if op.startswith("div"):
+            y = self.reg("%f")
+            self.emit("min.f32 \t%s, %s, 0f42800000;" % (x, v))
+            self.emit("max.f32 \t%s, %s, 0fC2800000;" % (x, x))
+            self.emit("abs.f32 \t%s, %s;" % (y, w))
+            self.emit("add.f32 \t%s, %s, 0f3F800000;" % (y, y))
+            self.emit("div.%s.f32 \t%s, %s, %s;" % ("full" if op == "div-full" else "rn", m, x, y))
+        else:
+            self.emit("abs.f32 \t%s, %s;" % (x, v))
+            self.emit("min.f32 \t%s, %s, 0f42800000;" % (x, x))
+            self.emit("add.f32 \t%s, %s, 0f3F800000;" % (x, x))
+            if op == "rsqrt":
+                s = self.reg("%f")
+                self.emit("sqrt.rn.f32 \t%s, %s;" % (s, x))
+                self.emit("rcp.rn.f32 \t%s, %s;" % (m, s))
+            else:
+                self.emit("%s.rn.f32 \t%s, %s;" % (op, m, x))
+        self.mix(m)
+        self.math_ops.append(op)
 
     def vload(self):
         k = self.r.randint(-8, 8)
@@ -522,4 +560,15 @@ def kernel_source(seed):
 
 
 if __name__ == "__main__":
-    sys.stdout.write(kernel_source(int(sys.argv[1]))[0])
+    if sys.argv[1] == "--features":
+        # how many of seeds 1..N contain each math operation
+        seen = {}
+        for s in range(1, int(sys.argv[2]) + 1):
+            g = PGen(s)
+            g.kernel()
+            for op in set(g.math_ops):
+                seen[op] = seen.get(op, 0) + 1
+        for op in ("div", "div-full", "rcp", "rsqrt", "sqrt"):
+            print("math-%s %d" % (op, seen.get(op, 0)))
+    else:
+        sys.stdout.write(kernel_source(int(sys.argv[1]))[0])

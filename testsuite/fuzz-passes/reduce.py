@@ -256,6 +256,10 @@ FEATURES = [  # what a reduced kernel still contains: a hint at the class
     ("local", r"\bld\.local"), ("shared", r"\.shared"), ("barrier", r"\bbar\.|barrier\."),
     ("store", r"\bst\.global"), ("zext-index", r"cvt\.u64\.u32|mul\.wide\.u32"),
     ("branch", r"\bbra\b"), ("vector", r"\.v[24]\."), ("nc", r"\.nc\."),
+    # precise float math (gen.py/gen_ptx.py feature "math", the sfu pass's
+    # sites): div/sqrt/rcp.rn, div.full, or the approximate instructions
+    # inside nvcc's inlined expf/powf/tanhf
+    ("math", r"\b(?:div\.(?:rn|full)|sqrt\.rn|rcp\.rn)\.f32|\b(?:ex2|lg2|sin|cos|tanh)\.approx"),
 ]
 
 
