@@ -82,6 +82,7 @@ void sfu_gate_end(SfuGate *g, Module *m, const PassContext *ctx)
 {
     if (g->mode == GATE_OFF || !g->split) {
         free(g->before);
+        free(g->split_fn);
         return;
     }
     Remarks *rm = ctx->remarks;
