@@ -21,10 +21,14 @@
  *   - contraction: the region's final `mul out, a, b` may have become
  *     `fma.rn d, a, b, c` (the call's result added to c): the site then
  *     computes d = f(x) + c;
- *   - interleaving: in the region's first straight-line part, instructions
- *     that are not part of it (no memory write, branch or barrier; reading
- *     nothing the region computed; writing nothing it reads) may sit in
- *     between; they are moved in front of the replacement.
+ *   - interleaving: instructions that are not part of the region (no
+ *     memory write, branch or barrier; reading nothing the region computed
+ *     or overwrites; writing nothing it read or computes) may sit in
+ *     between, in its first straight-line part or wherever every path
+ *     through the region passes exactly once (not in a branch's arm nor in
+ *     its loop; a memory read there not after a region store); they are
+ *     moved, in order, in front of the replacement.  The local depot's
+ *     address setup (set once, from the depot) may sit anywhere in it.
  * Whether the whole region may then go is legality.c's question. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +111,11 @@ typedef struct Fp {
     bool *is_const;        /* [nroles] set once, by mov of an immediate */
     int64_t *const_value;  /* [nroles] */
     int last_instr;        /* index of the last instruction item */
+    bool *written;         /* [nroles] some item writes the role */
+    bool *skip_ok;         /* [nitems] a stranger may sit in front of item k:
+                              every path through the region passes there once */
+    bool store_in_chunk;   /* a store laid out in a part elsewhere */
+    int first_store;       /* index of the first store item, nitems: none */
 } Fp;
 
 static Fp *parsed;
@@ -191,6 +200,47 @@ static bool parse_op(const SfuFingerprint *f, const char *p, size_t n, FpOp *o)
     return true;
 }
 
+/* The positions (in front of item k) where an instruction that is not
+ * part of the region may sit and still be moved in front of it: in the
+ * region's main part (before any part laid out elsewhere), after its first
+ * item, not right after an unconditional branch (dead code there), and
+ * not inside the span of any branch (skipped on the taken path, or
+ * repeated in a loop).  A branch from item j to label l covers the
+ * positions (min(j,l), max(j,l)]; one to the exit, everything after j. */
+static void where_strangers_may_sit(Fp *fp)
+{
+    int main_end = fp->nitems;
+    for (int k = 0; k < fp->nitems; k++)
+        if (fp->items[k].chunk) {
+            main_end = k;
+            break;
+        }
+    for (int k = 0; k < fp->nitems; k++) {
+        const FpItem *it = &fp->items[k];
+        if (!it->label && !it->chunk && !strncmp(it->full, "st.", 3)) {
+            if (k < fp->first_store) fp->first_store = k;
+            if (k > main_end) fp->store_in_chunk = true;
+        }
+    }
+    for (int k = 1; k < main_end; k++) {
+        const FpItem *p = &fp->items[k - 1];
+        fp->skip_ok[k] = !(!p->label && !p->chunk && !strncmp(p->full, "bra", 3) && p->guard < 0);
+    }
+    for (int j = 0; j < fp->nitems; j++) {
+        const FpItem *it = &fp->items[j];
+        if (it->label || it->chunk) continue;
+        for (int q = 0; q < it->nops; q++) {
+            if (it->ops[q].kind != FK_LABEL) continue;
+            int l = fp->nitems;   /* the exit */
+            for (int t = 0; t < fp->nitems; t++)
+                if (fp->items[t].label && fp->items[t].label_id == it->ops[q].value) l = t;
+            int lo = j < l ? j : l, hi = j < l ? l : j;
+            if (it->ops[q].value < 0 || l > main_end) hi = fp->nitems;   /* to the exit or elsewhere */
+            for (int k = lo + 1; k <= hi && k < fp->nitems; k++) fp->skip_ok[k] = false;
+        }
+    }
+}
+
 static bool parse_fp(const SfuFingerprint *f, Fp *fp)
 {
     fp->src = f;
@@ -202,6 +252,9 @@ static bool parse_fp(const SfuFingerprint *f, Fp *fp)
     fp->const_value = calloc((size_t)fp->nroles, sizeof *fp->const_value);
     int *ndefs = calloc((size_t)fp->nroles, sizeof *ndefs);
     fp->nitems = f->nlines;
+    fp->written = calloc((size_t)fp->nroles, sizeof *fp->written);
+    fp->skip_ok = calloc((size_t)f->nlines + 1, sizeof *fp->skip_ok);
+    fp->first_store = f->nlines;
     for (int k = 0; k < f->nlines; k++) {
         FpItem *it = &fp->items[k];
         const char *p = f->lines[k];
@@ -291,7 +344,9 @@ static bool parse_fp(const SfuFingerprint *f, Fp *fp)
             if (redef || !strncmp(u->full, "bra", 3)) break;
         }
     }
+    for (int r = 0; r < fp->nroles; r++) fp->written[r] = ndefs[r] > 0;
     free(ndefs);
+    where_strangers_may_sit(fp);
     return true;
 }
 
@@ -328,6 +383,7 @@ typedef struct Match {
     const Str *ksym;       /* [fn->nregs] the symbol a register is only ever set to (mov r, SYM) */
     Reg *const *abase;     /* [fn->nregs] r only ever set by add.{s,u}64 r, abase[r], aoff[r] */
     const int64_t *aoff;
+    const bool *depot;     /* [fn->nregs] set once, to the local depot's address */
     Reg *lconst[8];        /* registers a soft mov of this match set, and to what */
     int64_t lvalue[8];
     int nlconst;
@@ -352,7 +408,10 @@ static bool bind_reg(Match *m, int role, Reg *r)
     if (m->role_of[r->id]) return false;
     for (int k = 0; k < m->nlconst; k++)
         if (m->lconst[k] == r) m->lconst[k] = NULL;   /* written again: no longer that constant */
-    for (int k = 0; k < m->nskip_defs; k++)
+    /* a stranger moved in front wrote r: fine when the region only reads r
+     * from then on (a value from before the region, e.g. the depot address) */
+    bool outside = role < m->fp->src->nin + m->fp->src->nx && !m->fp->written[role];
+    for (int k = 0; k < m->nskip_defs && !outside; k++)
         if (m->skip_defs[k] == r->id) return false;
     m->bind[role] = r;
     m->role_of[r->id] = role + 1;
@@ -468,14 +527,20 @@ static bool match_fused(Match *m, const FpItem *it, const Instr *in)
     return true;
 }
 
-/* May a user instruction inside the region's first straight-line part be
- * an interleaved stranger (moved in front of the replacement)? */
-static bool skippable(Match *m, Stmt *s)
+/* May a user instruction in front of item k be an interleaved stranger
+ * (moved in front of the replacement)?  In the region's first
+ * straight-line part (`first`), or where every path through the region
+ * passes once (fp->skip_ok); there, a memory read must not follow a store
+ * of the region (param space cannot be written). */
+static bool skippable(Match *m, Stmt *s, int k_item, bool first)
 {
     const Instr *in = &s->u.instr;
     uint32_t fl = opcode_flags_full(in->full.p, in->full.len);
     if (in->op == OP_UNKNOWN || (fl & (OPF_BRANCH | OPF_TERMINATOR | OPF_BARRIER | OPF_SIDE_EFFECT | OPF_COLLECTIVE)) ||
         refs_writes_memory(in, fl) || m->nskip == SFU_MAX_SKIP)
+        return false;
+    if (!first && refs_reads_memory(in, fl) && (m->fp->store_in_chunk || m->fp->first_store < k_item) &&
+        !(in->op == OP_ld && instr_has_mod(in, ".param")))
         return false;
     RegRef refs[32];
     int n = refs_of_instr(m->fn, in, refs, 32);
@@ -486,12 +551,70 @@ static bool skippable(Match *m, Stmt *s)
         if (role >= 0) {
             if (refs[k].flags & REF_DEF) return false;   /* writes what the region uses */
             if (role >= m->fp->src->nin + m->fp->src->nx) return false;   /* reads what the region computed */
+            if (m->fp->written[role]) return false;   /* an input the region may have overwritten */
         }
+        if (refs[k].flags & REF_DEF)
+            for (int c = 0; c < m->nlconst; c++)
+                if (m->lconst[c] && m->lconst[c]->id == refs[k].reg) return false;   /* a constant the region reads */
     }
     for (int k = 0; k < n; k++)
         if ((refs[k].flags & REF_DEF) && refs[k].reg < m->fn->nregs) m->skip_defs[m->nskip_defs++] = refs[k].reg;
     m->skip[m->nskip++] = s;
     return true;
+}
+
+/* The local depot's address setup (`mov.u64 %SPL, __local_depot0`,
+ * `cvta.local.u64 %SP, %SPL`, `add.u64 %rd, %SP, 0`): nvcc hoists it above
+ * the region in one kernel and leaves it inside in another.  Its one
+ * register is set nowhere else, from registers only ever set to the
+ * depot's address: running it earlier, or on a path that did not, gives
+ * every later read the same value, so it may sit anywhere in the region. */
+static bool depot_setup(const Match *m, const Stmt *s)
+{
+    const Instr *in = &s->u.instr;
+    if (in->guard || in->nops < 2 || in->ops[0].kind != OPND_REG || !m->depot[in->ops[0].u.reg->id]) return false;
+    if (str_eqc(in->full, "mov.u64")) return in->nops == 2 && in->ops[1].kind == OPND_SYM;
+    const Operand *q = &in->ops[1];
+    bool from_depot = q->kind == OPND_REG && !q->comp && m->depot[q->u.reg->id];
+    if (str_eqc(in->full, "cvta.local.u64")) return in->nops == 2 && from_depot;
+    return (str_eqc(in->full, "add.u64") || str_eqc(in->full, "add.s64")) && in->nops == 3 && from_depot &&
+           in->ops[2].kind == OPND_INT;
+}
+
+/* Registers written exactly once in fn, by the depot's address setup. */
+static void depot_registers(Function *fn, bool *depot)
+{
+    uint32_t nr = fn->nregs ? fn->nregs : 1;
+    int *ndefs = calloc(nr, sizeof *ndefs);
+    FOR_EACH_BLOCK (b, fn)
+        FOR_EACH_STMT (s, b) {
+            if (s->kind != STMT_INSTR) continue;
+            RegRef refs[32];
+            int n = refs_of_instr(fn, &s->u.instr, refs, 32);
+            for (int k = 0; k < n && k < 32; k++)
+                if ((refs[k].flags & REF_DEF) && refs[k].reg < fn->nregs) ndefs[refs[k].reg]++;
+        }
+    for (bool grew = true; grew;) {   /* mov from the symbol, then cvta and add from those */
+        grew = false;
+        FOR_EACH_BLOCK (b, fn)
+            FOR_EACH_STMT (s, b) {
+                const Instr *in = &s->u.instr;
+                if (s->kind != STMT_INSTR || in->guard || in->nops < 2 || in->ops[0].kind != OPND_REG) continue;
+                uint32_t r = in->ops[0].u.reg->id;
+                if (depot[r] || ndefs[r] != 1) continue;
+                const Operand *q = &in->ops[1];
+                bool ok = false;
+                if (str_eqc(in->full, "mov.u64"))
+                    ok = in->nops == 2 && q->kind == OPND_SYM && q->value == 0 && opnd_text(q).len > 13 &&
+                         !memcmp(opnd_text(q).p, "__local_depot", 13);
+                else if (q->kind == OPND_REG && !q->comp && depot[q->u.reg->id])
+                    ok = (str_eqc(in->full, "cvta.local.u64") && in->nops == 2) ||
+                         ((str_eqc(in->full, "add.u64") || str_eqc(in->full, "add.s64")) && in->nops == 3 &&
+                          in->ops[2].kind == OPND_INT);
+                if (ok) depot[r] = grew = true;
+            }
+    }
+    free(ndefs);
 }
 
 static Stmt *next_stmt(Stmt *s)
@@ -596,7 +719,8 @@ static bool match_from(Match *m, Stmt *start, Stmt **last)
                 goto next_item;
             }
             if (it->const_role >= 0) break;   /* not here: skip the mov, keep the statement */
-            if (!started || !straight || !skippable(m, s)) return dbg_fail(m, k_dbg, s, __LINE__);
+            if (!started || !(straight || fp->skip_ok[k] || depot_setup(m, s)) || !skippable(m, s, k, straight))
+                return dbg_fail(m, k_dbg, s, __LINE__);
             s = next_stmt(s);
         }
     next_item:;
@@ -672,8 +796,10 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
     Str *ksym = calloc(nr, sizeof *ksym);
     Reg **abase = calloc(nr, sizeof *abase);
     int64_t *aoff = calloc(nr, sizeof *aoff);
+    bool *depot = calloc(nr, sizeof *depot);
     uint32_t skip_defs[SFU_MAX_SKIP * 8];
     constants(fn, konst, is_konst, ksym, abase, aoff);
+    depot_registers(fn, depot);
     for (Block *b = fn->first; b; b = b->next)
         for (Stmt *s = b->first; s; s = s ? s->next : NULL) {
             if (s->kind != STMT_INSTR) continue;
@@ -690,7 +816,7 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
                 memset(bind, 0, sizeof bind);
                 memset(labels, 0, sizeof labels);
                 Match m = { .fn = fn, .fp = fp, .bind = bind, .role_of = role_of, .labels = labels, .konst = konst,
-                            .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym, .abase = abase, .aoff = aoff };
+                            .is_konst = is_konst, .skip_defs = skip_defs, .ksym = ksym, .abase = abase, .aoff = aoff, .depot = depot };
                 Stmt *last = NULL;
                 bool matched = match_from(&m, s, &last);
                 for (int r = 0; r < fp->nroles; r++)   /* role_of back to all zero */
@@ -731,5 +857,5 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
                        parsed[best].src->func, best, sfu_fingerprint_toolkit(best), best_depth, parsed[best].nitems,
                        best_depth + 1);
         }
-    free(konst), free(is_konst), free(role_of), free(ksym), free(abase), free(aoff);
+    free(konst), free(is_konst), free(role_of), free(ksym), free(abase), free(aoff), free(depot);
 }
