@@ -93,6 +93,8 @@ void tune_sfu_free(TuneSfu *s)
     for (int i = 0; i < s->nargs; i++) emu_arg_free(&s->args[i]);
     free(s->text);
     s->text = NULL;
+    free(s->fragment);
+    s->fragment = NULL;
     s->nargs = 0;
 }
 
@@ -219,7 +221,10 @@ TuneDim tune_sfu_dim(TuneSfu *s)
     TuneDim d;
     memset(&d, 0, sizeof d);
     d.name = "sfu";
-    d.fragment = s->fragment = xasprintf("sfu<lambda=%%v;key=%s%s%s>", s->key, s->options ? ";" : "", s->options ? s->options : "");
+    /* one fragment for every kernel's dimension (freed by tune_sfu_free) */
+    if (!s->fragment)
+        s->fragment = xasprintf("sfu<lambda=%%v;key=%s%s%s>", s->key, s->options ? ";" : "", s->options ? s->options : "");
+    d.fragment = s->fragment;
     d.values_for = sfu_values;
     d.ctx = s;
     return d;
