@@ -24,14 +24,15 @@ Str ir_block_label(Block *b)
     return name;
 }
 
-/* Makes b's fall-through explicit: `bra target` at its end, or in a new
- * block right after it when b already ends in a (guarded) terminator,
- * since a terminator must be the last instruction of its block. */
+/* Makes b's fall-through explicit: `bra target` (or `ret` when b falls off
+ * the end of the function: target empty) at its end, or in a new block
+ * right after it when b already ends in a (guarded) terminator, since a
+ * terminator must be the last instruction of its block. */
 static void add_fallthrough_branch(Block *b, Str target)
 {
     Function *fn = b->fn;
-    Stmt *br = ir_new_instr(fn, "bra", 1);
-    br->u.instr.ops[0] = ir_op_sym(fn->mod, target, 0);
+    Stmt *br = ir_new_instr(fn, target.len ? "bra" : "ret", target.len ? 1 : 0);
+    if (target.len) br->u.instr.ops[0] = ir_op_sym(fn->mod, target, 0);
     Stmt *last = ir_block_last_instr(b);
     if (!last || !(opcode_info(last->u.instr.op)->flags & OPF_TERMINATOR)) {
         ir_append(b, br);
@@ -133,7 +134,10 @@ Block *ir_clone_blocks(Function *fn, Block *first, Block *last, Block *after,
         return NULL;
     }
     Str last_target = last_falls && last->next ? ir_block_label(last->next) : (Str){ 0 };
-    Str after_target = ir_block_falls_through(after) && after->next ? ir_block_label(after->next) : (Str){ 0 };
+    /* `after` at the end of the function falling off it: a ret keeps it
+     * from running into the copies */
+    bool after_falls = ir_block_falls_through(after);
+    Str after_target = after_falls && after->next ? ir_block_label(after->next) : (Str){ 0 };
 
     /* fresh labels */
     LabelPair *labels = ARENA_ARRAY(a, LabelPair, nlabels ? nlabels : 1);
@@ -193,7 +197,7 @@ Block *ir_clone_blocks(Function *fn, Block *first, Block *last, Block *after,
     if (next) next->prev = prev; else fn->last = prev;
     /* copies stay in order, so only the copy of `last` can fall out */
     if (last_target.len) add_fallthrough_branch(map->copy[n - 1], last_target);
-    if (after_target.len) add_fallthrough_branch(after, after_target);
+    if (after_falls) add_fallthrough_branch(after, after_target);
     ir_renumber_blocks(fn);
     return map->copy[0];
 }

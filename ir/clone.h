@@ -16,7 +16,8 @@
  *         out of the region: that fall-through becomes an explicit `bra` to
  *         the original successor (which gets a label if it had none);
  *     and `after` itself, when it could fall into what followed it, gets an
- *     explicit `bra` so that inserting the copies there changes nothing.
+ *     explicit `bra` (a `ret` when it falls off the end of the function)
+ *     so that inserting the copies there changes nothing.
  *     Such a branch goes at the end of its block, or into a one-instruction
  *     block of its own right after it when the block already ends in a
  *     (guarded) terminator.

@@ -239,11 +239,6 @@ static Reg *warp_lanes(Function *fn, Stmt *entry)
     return mask;
 }
 
-/* Full-warp versioning (see the file comment): copies the body from
- * `entry` on to the end of the function and sends warps whose lane mask
- * `lanes` is not full to the copy.  False (nothing changed but a block
- * split, which prints the same) when the body cannot be copied; *why says
- * what was in the way. */
 /* An aligned CTA-wide barrier (bar.*, barrier.*.aligned; not the per-warp
  * bar.warp.sync): every thread of the CTA must reach it through the same
  * instruction, which a full warp and the block's partial warp, running
@@ -257,10 +252,16 @@ static bool aligned_cta_barrier(const Stmt *s)
     return in->op == OP_barrier && instr_has_mod(in, ".aligned");
 }
 
+/* Full-warp versioning (see the file comment): copies the body from
+ * `entry` on to the end of the function and sends warps whose lane mask
+ * `lanes` is not full to the copy.  `entry` follows the guard code, which
+ * stays in the head block.  False (nothing changed but a block split,
+ * which prints the same) when the body cannot be copied; *why says what
+ * was in the way. */
 static bool version_on_full_warps(Function *fn, Stmt *entry, Reg *lanes, const char **why)
 {
     Block *head = entry->block;
-    if (head->label.len) {
+    if (head->label.len || entry == head->first) {
         *why = "the kernel's first block is a branch target";
         return false;
     }
@@ -270,12 +271,7 @@ static bool version_on_full_warps(Function *fn, Stmt *entry, Reg *lanes, const c
                 *why = "the body has an aligned CTA barrier, which the block's partial warp would reach through the copy's instruction";
                 return false;
             }
-    Block *body = entry == head->first ? head : ir_split_block_before(entry);
-    if (body == head) {
-        /* the block starts with the entry instruction: a head of its own */
-        *why = "the kernel's first instruction starts its block";
-        return false;
-    }
+    Block *body = ir_split_block_before(entry);
     CloneMap map;
     Block *copy = ir_clone_blocks(fn, body, fn->last, fn->last, &map, why);
     if (!copy) return false;

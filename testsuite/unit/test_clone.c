@@ -138,6 +138,34 @@ static void test_to_end(void)
     ir_module_free(m);
 }
 
+/* A body that falls off the end of the function: copied after itself,
+ * the original must not run into the copy (an explicit ret), and the
+ * copy, now last, falls off the end as the original did. */
+static const char *falloff_src =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k()\n{\n"
+    "\t.reg .b32 %r<4>;\n"
+    "\tmov.u32 %r1, 0;\n"
+    "$L_a:\n"
+    "\tadd.s32 %r1, %r1, 1;\n}\n";
+
+static void test_falloff(void)
+{
+    Module *m = parse_text(falloff_src);
+    Function *fn = m->funcs[0];
+    Block *a = block_labelled(fn, "$L_a");
+    const char *why = NULL;
+    CloneMap map;
+    Block *c = a ? ir_clone_blocks(fn, a, a, a, &map, &why) : NULL;
+    CHECK(c != NULL, "refused: %s", why ? why : "?");
+    if (!c) return;
+    char *out = print(m);
+    const char *want = "$L_a:\n\tadd.s32 %r1, %r1, 1;\n\tret;\n$px_L0:\n\tadd.s32 %r1, %r1, 1;\n}\n";
+    CHECK(strstr(out, want) != NULL, "fall-off clone printed:\n%s", out);
+    free(out);
+    ir_module_free(m);
+}
+
 static const char *brx_src =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".visible .entry k()\n{\n"
@@ -173,6 +201,7 @@ int main(void)
 {
     test_loop();
     test_to_end();
+    test_falloff();
     test_refused();
     if (failures) { fprintf(stderr, "%d failure(s)\n", failures); return 1; }
     puts("clone: ok");
