@@ -36,7 +36,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "shuffle"))
 import sectors  # noqa: E402  (the KernelGen list and the pass's remark)
 
-PARAM = re.compile(r"\.param\s+\.(\w+)\s+\w+")
 STRIDE_128 = ("gameoflife", "matvec")
 
 
@@ -45,19 +44,7 @@ def kg_launch(ptx, kernel, nx, ny, ns):
     with open(ptx) as f:
         text = f.read()
     m = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", text, re.S)
-    n = nx * ny * ns
-    args, sizes, seed = [], [nx, ny, ns], 1
-    for t in PARAM.findall(m.group(2)):
-        if t in ("u32", "s32", "b32"):
-            args.append("--arg=i32:%d" % sizes.pop(0))
-        elif t == "f32":
-            args.append("--arg=f32:0.%d" % (seed + 2))
-            seed += 1
-        elif t in ("u64", "b64"):
-            args.append("--arg=buf:f32:%d:random:%d" % (n, seed))
-            seed += 1
-        else:
-            raise ValueError("%s: parameter type .%s" % (ptx, t))
+    args = sectors.kg_args(ptx, m.group(2), (nx, ny, ns))
     bx = 128 if kernel in STRIDE_128 else 512
     gx = min(ny, 1024)
     return m.group(1), ["--grid=%d,%d" % (gx, (nx + bx - 1) // bx), "--block=%d" % bx] + args

@@ -116,14 +116,12 @@ KG_SIZES = (70, 7, 6)
 PARAM = re.compile(r"\.param\s+\.(\w+)\s+\w+")
 
 
-def kg_launch(ptx, bx):
-    with open(ptx) as f:
-        text = f.read()
-    m = re.search(r"\.entry\s+\w+\s*\((.*?)\)", text, re.S)
-    types = PARAM.findall(m.group(1))
-    n = KG_SIZES[0] * KG_SIZES[1] * KG_SIZES[2]
-    args, sizes, seed = [], list(KG_SIZES), 1
-    for t in types:
+def kg_args(ptx, params, dims):
+    """The --arg list of a KernelGen port whose .entry parameter list is
+    `params`, for sizes dims = (nx, ny, ns) (the convention above)."""
+    n = dims[0] * dims[1] * dims[2]
+    args, sizes, seed = [], list(dims), 1
+    for t in PARAM.findall(params):
         if t in ("u32", "s32", "b32"):
             args.append("--arg=i32:%d" % sizes.pop(0))
         elif t == "f32":
@@ -134,7 +132,14 @@ def kg_launch(ptx, bx):
             seed += 1
         else:
             raise ValueError("%s: parameter type .%s" % (ptx, t))
-    return ["--grid=2", "--block=%d" % bx] + args
+    return args
+
+
+def kg_launch(ptx, bx):
+    with open(ptx) as f:
+        text = f.read()
+    m = re.search(r"\.entry\s+\w+\s*\((.*?)\)", text, re.S)
+    return ["--grid=2", "--block=%d" % bx] + kg_args(ptx, m.group(1), KG_SIZES)
 
 
 def warps(launch):
