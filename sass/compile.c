@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver/cleanup.h"
-#include "driver/spawn.h"
+#include "support/cleanup.h"
+#include "support/spawn.h"
 #include "ir/fatal.h"
 
 bool sass_ptx_target(const char *ptx, size_t len, char *arch, size_t n)

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver/cleanup.h"
+#include "support/cleanup.h"
 #include "testsuite/unit/check.h"
 
 static void touch(const char *dir, const char *name)

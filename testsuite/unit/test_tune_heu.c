@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "driver/tune_driver.h"
+#include "tools/ptxopt-tune/internal.h"
 
 #include "testsuite/unit/check.h"
 
