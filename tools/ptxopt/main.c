@@ -15,7 +15,8 @@
 #include "tools/ptxopt/sass_report.h"
 #include "opt/pass.h"
 #include "opt/run.h"
-#include "ir/analysis.h"
+#include "analysis/dump.h"
+#include "analysis/llvm_mirror.h"
 #include "ir/fatal.h"
 #include "parser/parse.h"
 

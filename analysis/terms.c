@@ -9,7 +9,7 @@
  * bitwise operations; constants fold everywhere; commutative operations
  * order their arguments by id.  ZEXT/SEXT are kept as they are: that is
  * what keeps wrap-around exact. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 #include <stdarg.h>
 

@@ -4,7 +4,7 @@
  * different headers are nested or disjoint.  A retreating edge (against
  * reverse postorder) that is not a back edge means an irreducible cycle:
  * it is reported (LoopInfo.irreducible) but forms no loop. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 typedef struct RawLoop {
     uint32_t header;

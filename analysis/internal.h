@@ -6,7 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/analysis.h"
+#include "analysis/callgraph.h"
+#include "analysis/cfg.h"
+#include "analysis/defuse.h"
+#include "analysis/dom.h"
+#include "analysis/dump.h"
+#include "analysis/ivars.h"
+#include "analysis/liveness.h"
+#include "analysis/llvm_mirror.h"
+#include "analysis/loops.h"
+#include "analysis/memory.h"
+#include "analysis/ssa.h"
+#include "analysis/terms.h"
+#include "analysis/uniform.h"
+#include "analysis/value_terms.h"
+#include "analysis/z3bridge.h"
 #include "ir/fatal.h"
 
 typedef struct AnalysisCache {

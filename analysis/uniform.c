@@ -27,7 +27,7 @@
  * lanes ("partial").  When such a region contains an edge to the exit
  * (exit/ret, or a guarded one), lanes may have left the function at every
  * point reachable from B ("may have exited"). */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 typedef enum DivKind { DK_DATA, DK_ALWAYS, DK_NEVER } DivKind;
 

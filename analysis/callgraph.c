@@ -5,7 +5,7 @@
  * module is a direct call; a register is an indirect call (its targets may
  * be listed by .calltargets, which we do not resolve).  Recursion is found
  * with Tarjan's strongly connected components over direct calls. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 static const Operand *callee_operand(const Instr *in)
 {

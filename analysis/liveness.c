@@ -5,7 +5,7 @@
  * survives when the guard is false), it reads it.  Special registers are
  * not allocatable and never live.  The memory pseudo-register takes part
  * in the dataflow (SSA needs it) but not in the pressure. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 PressClass press_class(const Reg *r)
 {

@@ -9,7 +9,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 typedef struct Dumper {
     Module *m;

@@ -7,7 +7,7 @@
  * tree, checks that every read is dominated by its value and that every phi
  * matches its block's predecessors.  ssa_check() runs too. */
 #include "config.h"
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 #ifdef HAVE_LLVM
 #include <llvm-c/Analysis.h>

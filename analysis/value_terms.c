@@ -15,7 +15,7 @@
  * state unless the data is immutable); everything else is an opaque atom
  * unique to the value.  Terms deeper than MAX_DEPTH are cut to an opaque
  * atom so that printing and proofs stay bounded. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 enum { MAX_DEPTH = 128 };
 

@@ -4,7 +4,7 @@
  * "runner" walk).  Post-dominators run on the reversed CFG rooted at the
  * virtual exit; blocks that cannot reach the exit get a fake edge to it (the
  * rule is documented in analysis.h), so every block has a post-dominator. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 /* Reverse postorder of the nodes reachable from root; returns the count. */
 static uint32_t graph_rpo(uint32_t n, const uint32_t *ss, const uint32_t *s, uint32_t root, uint32_t *order)

@@ -8,7 +8,7 @@
  * Value numbers: entry values 0..nvars-1, then for each block in layout
  * order its merges (by register) followed by the writes of its
  * instructions, so versions read in program order. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 static void place_phis(Function *fn, const Cfg *c, const DomTree *d, const RegRefs *r, const Liveness *l,
                        U32Vec *phi_block, U32Vec *phi_var)

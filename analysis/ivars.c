@@ -8,7 +8,7 @@
  * ("add.s32 %r10, %r10, %r3" with %r3 = %ntid.x * %nctaid.x).
  * Derived: a write inside the loop computed by add/sub/mul/shl/mad/cvt/mov
  * from exactly one induction variable of the loop and invariants. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 bool special_is_volatile(Str name)
 {

@@ -8,7 +8,7 @@
  * UNKNOWN.  An integer merged with a pointer is taken to be that pointer
  * (nvcc's null-or-pointer merges); an access whose address is integer data
  * only is treated as UNKNOWN. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 const char *mem_space_name(MemSpace s)
 {

@@ -20,7 +20,7 @@
  * Without Z3 (configure --without-z3) the session still answers what the
  * normal form alone decides (identical terms, constant difference). */
 #include "config.h"
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

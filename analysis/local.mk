@@ -1,12 +1,17 @@
-## ir/analysis.mk — the analyses of ir/ (CFG, dominators, loops, SSA overlay,
+## analysis/local.mk — the analyses of a function (CFG, dominators, loops, SSA overlay,
 ## liveness, induction variables, symbolic terms + Z3, memory, uniformity,
 ## LLVM-C cross-check, dumps), their tests and benchmark.  Included by
 ## Makefile.am.
 libptxopt_a_SOURCES += \
-	ir/analysis.h ir/analysis_impl.h ir/analysis_cache.c \
-	ir/cfg.c ir/callgraph.c ir/dom.c ir/loops.c ir/defuse.c ir/liveness.c \
-	ir/ssa.c ir/ivars.c ir/terms.c ir/value_terms.c ir/z3bridge.c \
-	ir/memory.c ir/uniform.c ir/llvm_mirror.c ir/dump.c
+	analysis/analysis.h analysis/internal.h analysis/cache.c \
+	analysis/cfg.c analysis/cfg.h analysis/callgraph.c analysis/callgraph.h \
+	analysis/dom.c analysis/dom.h analysis/loops.c analysis/loops.h \
+	analysis/defuse.c analysis/defuse.h analysis/liveness.c analysis/liveness.h \
+	analysis/ssa.c analysis/ssa.h analysis/ivars.c analysis/ivars.h \
+	analysis/terms.c analysis/terms.h analysis/value_terms.c analysis/value_terms.h \
+	analysis/z3bridge.c analysis/z3bridge.h analysis/memory.c analysis/memory.h \
+	analysis/uniform.c analysis/uniform.h analysis/llvm_mirror.c analysis/llvm_mirror.h \
+	analysis/dump.c analysis/dump.h
 
 check_PROGRAMS += testsuite/unit/analysis_tool
 testsuite_unit_analysis_tool_SOURCES = testsuite/unit/analysis_tool.c

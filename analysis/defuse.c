@@ -12,7 +12,7 @@
  * asynchronous copies, volatile loads and unknown instructions write it
  * (partially).  Loads of immutable data (ld.global.nc, ldu, ld.const, and
  * ld.param of the function's own parameters) do not read it. */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 typedef struct RefWriter {
     RegRef *out;

@@ -1,6 +1,6 @@
 /* analysis_cache.c — the per-function analysis cache and the small helpers
  * every analysis shares (maps, CSR building, type questions). */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 AnalysisCache *analysis_cache(Function *fn)
 {

@@ -10,7 +10,7 @@
  * callgraph.c).  A target that cannot be resolved becomes an edge to the
  * exit and marks the block CFGB_BAD_TARGET (the function is then treated
  * as leaving there, which keeps every analysis sound). */
-#include "ir/analysis_impl.h"
+#include "analysis/internal.h"
 
 typedef struct CfgPriv {
     PtrMap instr_of;   /* Stmt* → instruction number (built on first use) */
