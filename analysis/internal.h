@@ -1,4 +1,4 @@
-/* analysis_impl.h — private to the ir/ analyses: the per-function cache and
+/* internal.h — private to analysis/: the per-function cache and
  * small helpers (pointer maps, bit sets, growable arrays). */
 #ifndef PTXOPT_ANALYSIS_IMPL_H
 #define PTXOPT_ANALYSIS_IMPL_H

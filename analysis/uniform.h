@@ -11,7 +11,7 @@
  * sync dependence (merges at the joins of a divergent branch) and temporal
  * divergence (values read after a loop lanes leave in different
  * iterations); which blocks only some lanes reach; where lanes may have
- * exited.  The divergence sources and rules are listed in ir/uniform.c. */
+ * exited.  The divergence sources and rules are listed in analysis/uniform.c. */
 
 typedef struct Uniformity {
     const Ssa *ssa;

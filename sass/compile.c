@@ -2,8 +2,8 @@
  *
  * Everything happens in a private temporary directory (under $TMPDIR or
  * /tmp) that is removed whatever happens; children are started with
- * driver/spawn.c (no shell, so no quoting of paths).  Both go through
- * driver/cleanup.h: a program that called cleanup_install() and is ended
+ * support/spawn.c (no shell, so no quoting of paths).  Both go through
+ * support/cleanup.h: a program that called cleanup_install() and is ended
  * by a signal takes ptxas or nvdisasm with it and removes the directory. */
 #include "sass/sass.h"
 

@@ -33,7 +33,7 @@
  * storage: the handler cannot allocate); more are started, untracked.
  *
  * Registration works without cleanup_install() too (the program then just
- * dies of the signal, as before): library code such as driver/worker.c can
+ * dies of the signal, as before): library code such as tools/common/worker.c can
  * always use cleanup_fork(). */
 #ifndef PTXOPT_CLEANUP_H
 #define PTXOPT_CLEANUP_H

@@ -1,6 +1,6 @@
 /* spawn.h — run a program and wait for it (the real ptxas).
  *
- * Children are started through driver/cleanup.h, so a program that has
+ * Children are started through support/cleanup.h, so a program that has
  * called cleanup_install() takes them with it when a signal ends it. */
 #ifndef PTXOPT_SPAWN_H
 #define PTXOPT_SPAWN_H

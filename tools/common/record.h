@@ -24,7 +24,7 @@ typedef struct FileRecord {
     PassTally *tally;       /* pass names are owned (strdup) */
     int nkernels;
     char *kernels_json;     /* "[{"name":..,"entry":..,"remarks":[..]},..]" */
-    /* --sass-report (batch mode): see driver/sass_report.h */
+    /* --sass-report (batch mode): see tools/ptxopt/sass_report.h */
     int sass_status;
     char *sass_text;        /* its lines, or NULL when there was no report */
     char *sass_json;

@@ -1,6 +1,6 @@
 /* report.h — the end of a batch run: the summary table and the JSON report.
  *
- * Both are derived from the per-file records (driver/record.h): per pass,
+ * Both are derived from the per-file records (tools/common/record.h): per pass,
  * kernels seen (functions with a body it ran over), kernels changed (those
  * with an "applied" remark), sites rewritten ("applied" remarks) and files
  * failed (the pass reported an error). */

@@ -1,4 +1,4 @@
-/* ptxopt-emu.c — the emulator's command line (see man/ptxopt-emu.1).
+/* ptxopt-emu — the emulator's command line (see man/ptxopt-emu.1).
  *
  *   ptxopt-emu FILE.ptx --kernel=K --grid=X[,Y,Z] --block=X[,Y,Z] --arg=... [--dump=I[:FILE]] ...
  *   ptxopt-emu --diff A.ptx B.ptx <same launch options> [--seeds=N] [--ulp=N | --rel=E] [--abs=E]

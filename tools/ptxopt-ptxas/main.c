@@ -1,10 +1,10 @@
-/* ptxopt-ptxas.c — the drop-in ptxas.
+/* ptxopt-ptxas — the drop-in ptxas.
  *
- * 1. Understand the command line (driver/ptxas_args.h) and the wrapper's
- *    configuration (driver/wrapper_config.h); find the real ptxas
- *    (driver/ptxas_find.h).
+ * 1. Understand the command line (tools/ptxopt-ptxas/ptxas_args.h) and the wrapper's
+ *    configuration (tools/ptxopt-ptxas/wrapper_config.h); find the real ptxas
+ *    (tools/ptxopt-ptxas/ptxas_find.h).
  * 2. Optimize a copy of every PTX input in a forked worker with a time
- *    limit (driver/worker.h), so a crash or a hang costs nothing but time.
+ *    limit (tools/common/worker.h), so a crash or a hang costs nothing but time.
  * 3. If nothing changed, run the real ptxas on the original command line.
  *    Otherwise run it on the copies with the output captured; when it
  *    succeeds, pass its output on (temporary paths replaced by the user's)
@@ -72,7 +72,7 @@ static void verbose(const Wrapper *w, const char *fmt, ...)
 
 /* ------------------------------------------------------------ temporary files */
 
-/* The directory is registered with driver/cleanup.h: a signal that ends
+/* The directory is registered with support/cleanup.h: a signal that ends
  * the wrapper removes it too. */
 static void remove_tmpdir(Wrapper *w)
 {
@@ -556,7 +556,7 @@ int main(int argc, char **argv)
     if (w.cfg.list_options) { ptxas_options_print(stdout); return 0; }
 
     /* from here on, a signal that ends the wrapper ends its children and
-     * removes its temporary directory (driver/cleanup.h) */
+     * removes its temporary directory (support/cleanup.h) */
     cleanup_install();
     char err[1024] = "";
     bool nested = started_by_wrapper();

@@ -2,7 +2,7 @@
  *
  * The wrapper must find the PTX inputs in whatever command line nvcc, NVHPC
  * or clang give ptxas, without ever mistaking an option's value for an
- * input.  Every ptxas option is known (driver/ptxas_options.def) with the
+ * input.  Every ptxas option is known (tools/ptxopt-ptxas/ptxas_options.def) with the
  * forms ptxas accepts: "--long value", "--long=value", "-short value",
  * "-short=value", and glued values for -m and -O.  Options files
  * (--options-file/-optf, a comma-separated list, nested) are read and

@@ -1,4 +1,4 @@
-/* tune_build.c — one variant from the input: ptxopt with a pipeline, then
+/* build.c — one variant from the input: ptxopt with a pipeline, then
  * ptxas -v; and the probes that find each kernel's register range. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* tune_bypass.c — the bypass dimension of ptxopt-tune and the early-exit
+/* bypass.c — the bypass dimension of ptxopt-tune and the early-exit
  * search over its thresholds (research/seed-002-reg-cache.md §2.4, §3.3
  * item 4; issue 13 item 6).
  *

@@ -1,8 +1,8 @@
-/* tune_exec.c — run ptxas or the user's measuring command, output captured
+/* exec.c — run ptxas or the user's measuring command, output captured
  * to files, with an optional timeout (see tune.h).
  *
  * The child gets its own process group so that a timeout, or a signal that
- * ends the tuner (driver/cleanup.h), can end a shell command together with
+ * ends the tuner (support/cleanup.h), can end a shell command together with
  * everything it started. */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +48,7 @@ pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, co
     fflush(stdout);
     fflush(stderr);
     /* in a process group of its own, registered before a signal can be
-     * handled (driver/cleanup.h) */
+     * handled (support/cleanup.h) */
     pid_t pid = cleanup_fork(true);
     if (pid < 0) {
         snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(errno));

@@ -1,5 +1,5 @@
-/* tune_heu.c — the thesis's HEU search of the SFU split ratio
- * (research/seed-002-sfu-lock.md §2.6; used by tune_sfu.c), kept apart
+/* heu.c — the thesis's HEU search of the SFU split ratio
+ * (research/seed-002-sfu-lock.md §2.6; used by sfu.c), kept apart
  * from the emulator and the build so synthetic E(lambda) curves test it.
  *
  * Minimise T(lambda) subject to E(lambda) <= q becomes "the largest lambda

@@ -1,10 +1,10 @@
-/* tune_driver.h — the parts of ptxopt-tune's run that its files share
+/* internal.h — the parts of ptxopt-tune's run that its files share
  * (the data model is tune.h):
- *   tune_options.c   the command line: Config, --help, the ptxas to use
- *   tune_build.c     building a variant with ptxopt and ptxas, and the
+ *   options.c        the command line: Config, --help, the ptxas to use
+ *   build.c          building a variant with ptxopt and ptxas, and the
  *                    probes that find each kernel's register range
- *   tune_sfu.c       the sfu dimension: HEU search of lambda in the emulator
- *   ptxopt-tune.c    the run: kernels, variants, ranking, measuring, output */
+ *   sfu.c            the sfu dimension: HEU search of lambda in the emulator
+ *   main.c           the run: kernels, variants, ranking, measuring, output */
 #ifndef PTXOPT_TUNE_DRIVER_H
 #define PTXOPT_TUNE_DRIVER_H
 
@@ -18,7 +18,7 @@ enum { ST_OK = 0, ST_BAD_INPUT = 1, ST_USAGE = 2, ST_INTERNAL = 3 };
 #define MAX_KERNEL_ARGS 64
 #define MAX_PTXAS_OPTS 32
 
-/* tune_sfu.c: the sfu dimension (--sfu-launch).  HEU over lambda in
+/* sfu.c: the sfu dimension (--sfu-launch).  HEU over lambda in
  * 0..W with E(lambda) from the emulator under --approx=bound. */
 #define TUNE_SFU_MAX_ARGS 64
 #define TUNE_HEU_MAX_STEPS 64
@@ -97,12 +97,12 @@ typedef struct Tuner {
     SassTools *sass;             /* --sass: nvdisasm found */
 } Tuner;
 
-/* tune_options.c */
+/* options.c */
 void tune_parse_args(int argc, char **argv, Config *c);   /* exits on --help, --version, usage errors */
 char *tune_find_ptxas(const Config *c);                   /* malloc'ed, or NULL */
 void tune_config_free(Config *c);                         /* the --dim dimensions */
 
-/* tune_build.c */
+/* build.c */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tune_progress(const Tuner *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char *kernel, char **missed, char **missed_fn);

@@ -400,7 +400,7 @@ static void measure_all(Tuner *t, const TuneResume *resume, const char *report)
     }
     write_partial_report(&mp); /* the plan, before the first command runs */
     /* rounds: every variant at once, except where a bypass dimension's
-     * search (tune_bypass.c) picks the next points from the times so far */
+     * search (bypass.c) picks the next points from the times so far */
     char *tried = calloc((size_t)t->run.nvariants + 1, 1);
     Variant **batch = calloc((size_t)t->run.nvariants + 1, sizeof *batch);
     if (!tried || !batch) fatal_oom();
@@ -562,7 +562,7 @@ int main(int argc, char **argv)
     Config cfg;
     tune_parse_args(argc, argv, &cfg);
     Tuner t = { .cfg = &cfg };
-    /* A signal from here on (driver/cleanup.h) ends the running commands
+    /* A signal from here on (support/cleanup.h) ends the running commands
      * with all they started (SIGTERM to each one's process group, SIGKILL
      * 2 s later), removes a temporary working directory, says so, and
      * ends the tuner by the same signal; nothing a command reports after

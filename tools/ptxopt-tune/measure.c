@@ -1,4 +1,4 @@
-/* tune_measure.c — time a variant with the user's command.
+/* measure.c — time a variant with the user's command.
  *
  * The command runs under /bin/sh -c with the variant described in the
  * environment (man/ptxopt-tune.1, ENVIRONMENT):
@@ -26,7 +26,7 @@
  * N; only the order of the progress lines does.
  *
  * Each command leads a process group of its own, registered with
- * driver/cleanup.h from fork to reap: a signal that ends the tuner ends
+ * support/cleanup.h from fork to reap: a signal that ends the tuner ends
  * every slot's command with all it started, and since the handler never
  * returns, a command that ends after the signal gives no result. */
 #include <ctype.h>

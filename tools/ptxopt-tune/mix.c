@@ -1,4 +1,4 @@
-/* tune_mix.c — a kernel's instruction mix by cost-model unit.
+/* mix.c — a kernel's instruction mix by cost-model unit.
  *
  * Every instruction of the body counts once (a static mix: loops are not
  * weighted, so the model ranks variants of one kernel by occupancy and

@@ -1,4 +1,4 @@
-/* tune_options.c — ptxopt-tune's command line (see man/ptxopt-tune.1). */
+/* options.c — ptxopt-tune's command line (see man/ptxopt-tune.1). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>

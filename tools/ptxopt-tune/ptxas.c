@@ -1,4 +1,4 @@
-/* tune_ptxas.c — run ptxas -v and read what it says per entry function.
+/* ptxas.c — run ptxas -v and read what it says per entry function.
  *
  * ptxas 13.0 prints, for every entry it compiles:
  *   ptxas info    : Compiling entry function 'NAME' for 'sm_80'

@@ -1,4 +1,4 @@
-/* tune_report.c — what ptxopt-tune prints and writes.
+/* report.c — what ptxopt-tune prints and writes.
  *
  * The table (standard output) is for shell loops: comment lines start with
  * '#', then one line per variant, fields separated by single spaces, '-'

@@ -1,4 +1,4 @@
-/* tune_resume.c — what an earlier, interrupted campaign already measured
+/* resume.c — what an earlier, interrupted campaign already measured
  * (--resume=REPORT; man/ptxopt-tune.1, RESUMING).
  *
  * The report is ptxopt-tune's own JSON report: during --measure it is

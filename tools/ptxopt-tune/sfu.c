@@ -1,4 +1,4 @@
-/* tune_sfu.c — ptxopt-tune's sfu dimension: the split ratio lambda of the
+/* sfu.c — ptxopt-tune's sfu dimension: the split ratio lambda of the
  * sfu pass (warps of each CTA sent to the approximate copy), chosen by the
  * thesis's HEU search against a quality-of-service bound
  * (research/seed-002-sfu-lock.md §2.6; man/ptxopt-tune.1).
@@ -21,7 +21,7 @@
  * becomes the dimension's one value, built with ptxas and ranked (or
  * timed with --measure) against the baseline like any variant.
  *
- * The search itself is tune_heu.c (Lambda = W, the warps of a CTA). */
+ * The search itself is heu.c (Lambda = W, the warps of a CTA). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

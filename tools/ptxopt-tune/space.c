@@ -1,4 +1,4 @@
-/* tune_space.c — the candidate space: dimensions, their product, and the
+/* space.c — the candidate space: dimensions, their product, and the
  * register dimension's values (critical points).  See tune.h. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,16 +1,16 @@
 /* tune.h — ptxopt-tune's model of a tuning run (see man/ptxopt-tune.1).
  *
- *   ptxopt-tune.c    options and the run: probe, enumerate, build, measure,
+ *   main.c           options and the run: probe, enumerate, build, measure,
  *                    pick, write
- *   tune_space.c     the candidate space: dimensions and their product
- *   tune_ptxas.c     ptxas -v runs and what they print; cubin code hashes
- *   tune_exec.c      running a program with output captured (and a timeout)
- *   tune_measure.c   the user's measuring command: environment, time, median;
+ *   space.c          the candidate space: dimensions and their product
+ *   ptxas.c          ptxas -v runs and what they print; cubin code hashes
+ *   exec.c           running a program with output captured (and a timeout)
+ *   measure.c        the user's measuring command: environment, time, median;
  *                    up to --jobs commands at once, each in its slot
- *   tune_resume.c    reading an earlier run's JSON report (--resume)
- *   tune_mix.c       a kernel's instruction mix for the cost model
- *   tune_report.c    the table on stdout, CSV and JSON reports
- *   tune_sfu.c       the sfu dimension: lambda by HEU search in the emulator
+ *   resume.c         reading an earlier run's JSON report (--resume)
+ *   mix.c            a kernel's instruction mix for the cost model
+ *   report.c         the table on stdout, CSV and JSON reports
+ *   sfu.c            the sfu dimension: lambda by HEU search in the emulator
  *
  * THE CANDIDATE SPACE IS A LIST OF DIMENSIONS.  A TuneDim names one knob
  * and how to turn it: a pipeline fragment for ptxopt with "%v" where the
@@ -39,7 +39,7 @@
 
 #define TUNE_MAX_DIMS 8
 #define TUNE_MAX_VALUES 256
-#define TUNE_MAX_JOBS 1024          /* --jobs; no more than driver/cleanup.h tracks at once */
+#define TUNE_MAX_JOBS 1024          /* --jobs; no more than support/cleanup.h tracks at once */
 
 typedef struct TuneKernel TuneKernel;
 
@@ -131,7 +131,7 @@ typedef struct ExecResult {
 ExecResult tune_exec(char *const argv[], char *const env[], const char *out_path, const char *err_path, double timeout);
 
 /* Starts argv as tune_exec does and returns at once: the child's pid (the
- * leader of its own process group, registered with driver/cleanup.h: the
+ * leader of its own process group, registered with support/cleanup.h: the
  * caller reaps it and calls cleanup_forget), or -1 with why in err. */
 pid_t tune_spawn(char *const argv[], char *const env[], const char *out_path, const char *err_path, char *err, size_t errsz);
 /* The exit status a shell reports for a waitpid() status. */
@@ -189,7 +189,7 @@ void tune_space_at(const TuneKernel *k, long i, char *value[]);
  * false after writing why to err.  One per run. */
 bool tune_bypass_dim(const char *spec, TuneDim *d, char *err, size_t errsz);
 bool tune_is_bypass_dim(const TuneDim *d);
-/* The early-exit search (tune_bypass.c): the variants to measure next,
+/* The early-exit search (bypass.c): the variants to measure next,
  * given those tried so far (tried[id]); every untried variant of a kernel
  * without a bypass dimension, the search's next points on each curve of
  * one with it.  0: done.  Verdicts per curve go to log (NULL: quiet). */

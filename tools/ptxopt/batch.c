@@ -59,7 +59,7 @@ static int batch_work(void *arg, FILE *out)
     if (job->o->remarks) remarks_print(&r.remarks, stderr, in->path);
     bool written = false;
     if (rc == EXIT_OK && (!job->o->in_place || r.changed)) {
-        /* a signal (sent on by the parent, driver/cleanup.h) waits until the
+        /* a signal (sent on by the parent, support/cleanup.h) waits until the
          * output is renamed into place: no OUTPUT.ptxopt-XXXXXX is left */
         sigset_t old;
         cleanup_hold(&old);

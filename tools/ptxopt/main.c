@@ -1,4 +1,4 @@
-/* ptxopt.c — the optimizer's command-line driver.
+/* ptxopt — the optimizer's command-line driver.
  * For each input: parse, run the pipeline, print losslessly (or
  * canonically) via opt/run.h, and write the result atomically. */
 #include <stdio.h>
