@@ -114,8 +114,10 @@ static void usage(FILE *out)
           "  --abs=E                absolute tolerance: |a - b| <= E + rel * max(|a|, |b|)\n"
           "  --max-report=N         differing elements printed (default 10)\n"
           "  --error-metric=mre|maxrel|maxabs|rmse\n"
-          "                         with --diff: run A and B once (both under --approx) and print\n"
-          "                         B's output error against A per output buffer and overall\n"
+          "                         with --diff: run A and B (both under --approx) and print\n"
+          "                         B's output error against A per output buffer and overall;\n"
+          "                         each also runs under --seeds ITS seeds and hanoi, and a\n"
+          "                         schedule-dependent launch (a race) has no error: exit 1\n"
           "  --outputs=I,J,...      the output buffer arguments (default: those A's run writes)\n"
           "  --max-error=E          with --error-metric: exit 1 when the overall error exceeds E\n"
           "  --spec=FILE            run the launches of FILE, one per line (options as above)\n"
@@ -607,7 +609,8 @@ static int run_error(Opts *o)
     if (o->kernel_b && (!o->L.kernel || strcmp(o->kernel_b, o->L.kernel) != 0)) {
         fprintf(stderr, "ptxopt-emu: --kernel-b is not supported with --error-metric\n");
         rc = ST_USAGE;
-    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, per, &all, NULL, err, sizeof err)) {
+    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, o->seeds, per, &all, NULL, NULL, err,
+                                 sizeof err)) {
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n') err[--n] = 0;
         fprintf(stderr, "ptxopt-emu: %s\n(the reference is %s, the candidate %s)\n", err, o->file, o->file_b);
