@@ -317,6 +317,14 @@ double emu_buffer_value(const EmuBuffer *b, size_t i);
 void emu_error_add(EmuErrorAcc *acc, double ref, double cand);
 void emu_error_merge(EmuErrorAcc *into, const EmuErrorAcc *from);
 double emu_error_value(const EmuErrorAcc *acc, EmuMetric m);
+/* Runs p on L under `seeds` ITS seeds (L->seed..) and hanoi besides L's
+ * own schedule, and compares the buffers outputs[k] (NULL: every buffer
+ * `own` changed from the launch's contents) with `own`, p's run under L's
+ * schedule.  0: the same every time; 1: they depend on the schedule (a
+ * race; how many elements, where and between which schedules in err); -1:
+ * a run failed (why in err). */
+int emu_schedule_check(EmuProgram *p, const EmuLaunch *L, int seeds, const EmuResult *own, const bool *outputs, char *err,
+                       size_t errlen);
 /* Which program of a measurement gives outputs that depend on the
  * schedule (a race): then its output error is not a number at all. */
 typedef enum EmuScheduleDep { EMU_SCHED_INDEPENDENT, EMU_SCHED_REFERENCE, EMU_SCHED_CANDIDATE } EmuScheduleDep;

@@ -129,30 +129,27 @@ static void schedule_name(char *dst, size_t n, const EmuLaunch *L)
     else snprintf(dst, n, "%s", emu_policy_name(L->policy));
 }
 
-/* Runs p under the schedules other than L's own (ITS seeds L->seed.. and
- * hanoi) and compares the output buffers (out[k]) with `own`, its run
- * under L's schedule.  0: the same every time; 1: schedule-dependent
- * (why in err); -1: a run failed (why in err). */
-static int schedule_check(EmuProgram *p, const EmuLaunch *L, int seeds, const EmuResult *own, const bool *out, const char *who,
-                          char *err, size_t errlen)
+int emu_schedule_check(EmuProgram *p, const EmuLaunch *L, int seeds, const EmuResult *own, const bool *outputs, char *err,
+                       size_t errlen)
 {
     for (int i = 0; i <= seeds; i++) {
         EmuLaunch Ls = *L;
         Ls.policy = i < seeds ? EMU_POLICY_ITS : EMU_POLICY_HANOI;
         Ls.seed = L->seed + (uint64_t)(i < seeds ? i : 0);
+        Ls.trace = false;
         if (Ls.policy == L->policy && (Ls.policy != EMU_POLICY_ITS || Ls.seed == L->seed)) continue; /* L's own */
         char a[48], b[48];
         schedule_name(a, sizeof a, L);
         schedule_name(b, sizeof b, &Ls);
         EmuResult r;
         if (emu_run(p, &Ls, &r) != EMU_OK) {
-            snprintf(err, errlen, "the %s does not run under %s: %s", who, b, r.message ? r.message : "failed");
+            snprintf(err, errlen, "it does not run under %s: %s", b, r.message ? r.message : "failed");
             emu_result_free(&r);
             return -1;
         }
-        for (int k = 0; k < own->nbufs && k < r.nbufs; k++) {
+        for (int k = 0; k < own->nbufs && k < r.nbufs && k < L->nargs; k++) {
             const EmuBuffer *x = &own->bufs[k], *y = &r.bufs[k];
-            if (!out[k] || !x->data || !y->data) continue;
+            if (!x->data || !y->data || (outputs ? !outputs[k] : !written(L, own, k))) continue;
             size_t es = emu_type_size(x->type), n = x->count < y->count ? x->count : y->count, nd = 0, first = 0;
             for (size_t e = 0; e < n; e++)
                 if (memcmp(x->data + e * es, y->data + e * es, es) != 0 && !nd++) first = e;
@@ -160,16 +157,25 @@ static int schedule_check(EmuProgram *p, const EmuLaunch *L, int seeds, const Em
             char va[64], vb[64];
             emu_format_element(va, sizeof va, x, first);
             emu_format_element(vb, sizeof vb, y, first);
-            snprintf(err, errlen,
-                     "the %s is schedule-dependent on this launch: %zu element%s of argument %d (%s) differ between %s and %s "
-                     "(element %zu: %s and %s); its output error is not defined",
-                     who, nd, nd == 1 ? "" : "s", k, L->args[k].spec, a, b, first, va, vb);
+            snprintf(err, errlen, "%zu element%s of argument %d (%s) differ between %s and %s (element %zu: %s and %s)", nd,
+                     nd == 1 ? "" : "s", k, L->args[k].spec, a, b, first, va, vb);
             emu_result_free(&r);
             return 1;
         }
         emu_result_free(&r);
     }
     return 0;
+}
+
+/* The reference's or the candidate's check, in emu_output_error's words. */
+static int schedule_check(EmuProgram *p, const EmuLaunch *L, int seeds, const EmuResult *own, const bool *out, const char *who,
+                          char *err, size_t errlen)
+{
+    char why[1024];
+    int sd = emu_schedule_check(p, L, seeds, own, out, why, sizeof why);
+    if (sd > 0) snprintf(err, errlen, "the %s is schedule-dependent on this launch: %s; its output error is not defined", who, why);
+    else if (sd < 0) snprintf(err, errlen, "the %s: %s", who, why);
+    return sd;
 }
 
 bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, const bool *outputs, int seeds, EmuErrorAcc *per,
