@@ -110,7 +110,7 @@ grep -qv '^[0-9][0-9]* [01] [0-9]' "$dir/jobs.1" && fail "a run outside a Slurm 
 [ "$(cut -d' ' -f2 "$dir/jobs.1" | sort -u | tr '\n' ' ')" = "0 1 " ] || fail "the runs did not use both slots"
 [ "$(grep -c 'measure \[.*; Slurm submission overhead [0-9.]* s)$' "$dir/slurm.err")" -eq 8 ] ||
     fail "no submission overhead per variant: $(grep 'measure \[' "$dir/slurm.err" | head -n 1)"
-grep -q '^ptxopt-tune: Slurm: 8 variants measured through srun: submission overhead [0-9.]* s per variant (median), [0-9.]* s in all; 0 runs submitted again' "$dir/slurm.err" ||
+grep -q '^ptxopt-tune: Slurm: 8 variants sent through srun: submission overhead [0-9.]* s per variant (median), [0-9.]* s in all; 0 runs submitted again' "$dir/slurm.err" ||
     fail "no overhead summary"
 echo "1. the same report; $(grep '^ptxopt-tune: Slurm:' "$dir/slurm.err" | sed 's/^ptxopt-tune: //')"
 

@@ -13,14 +13,17 @@
  *
  * srun passes the environment on (PTXOPT_VARIANT_*, PTXOPT_SLOT, and the
  * command itself in PTXOPT_MEASURE_COMMAND, so no quoting is needed).
- * WRAPPER runs the command and then writes one marker line to standard
- * error, "ptxopt-tune-launch: status S start NS end NS" (the command's exit
- * status and the clock around it, in nanoseconds).  So the tuner tells
- * apart:
+ * WRAPPER says "ptxopt-tune-launch: started" on standard error, runs the
+ * command and then writes one marker line there, "ptxopt-tune-launch:
+ * status S start NS end NS" (the command's exit status and the clock
+ * around it, in nanoseconds).  So the tuner tells apart:
  *   the command failed     the marker is there with its status;
- *   the job was lost       no marker: cancelled, preempted and requeued, a
- *                          node failure, a refused submission; the run is
+ *   the job was lost       started, but no marker: cancelled, preempted
+ *                          and requeued, a node failure; the run is
  *                          submitted again (--slurm-retries times);
+ *   refused                not even started (srun: a configuration, an
+ *                          account, a partition that does not exist):
+ *                          the variant fails with srun's message at once;
  * and the time a run costs beyond the command's own (submission,
  * scheduling, step launch and teardown) is the run's wall time less the
  * marker's interval: the submission overhead, reported per variant. */
@@ -32,9 +35,10 @@
 #include "ir/fatal.h"
 
 #define MARKER "ptxopt-tune-launch: status "
+#define STARTED "ptxopt-tune-launch: started"
 
 static const char wrapper[] =
-    "ptxopt_t0=$(date +%s%N); /bin/sh -c \"$PTXOPT_MEASURE_COMMAND\"; ptxopt_st=$?; "
+    "echo \"" STARTED "\" >&2; ptxopt_t0=$(date +%s%N); /bin/sh -c \"$PTXOPT_MEASURE_COMMAND\"; ptxopt_st=$?; "
     "echo \"" MARKER "$ptxopt_st start $ptxopt_t0 end $(date +%s%N)\" >&2; exit $ptxopt_st";
 
 static void add(char **argv, int *n, const char *fmt, const char *a)
@@ -88,6 +92,7 @@ static void each_line(const char *path, void (*fn)(const char *line, void *ctx),
 }
 
 typedef struct Outcome {
+    bool started;                /* the job ran the wrapper */
     bool found;
     int status;
     double seconds;
@@ -106,6 +111,10 @@ static void scan(const char *line, void *ctx)
     const char *p = line;
     while (*p == ' ' || *p == '\t') p++;
     if (!*p) return;
+    if (strcmp(p, STARTED) == 0) {
+        o->started = true;
+        return;
+    }
     if (strncmp(p, MARKER, strlen(MARKER)) == 0) {
         long long a = 0, b = 0;
         int st = 0;
@@ -120,11 +129,12 @@ static void scan(const char *line, void *ctx)
     if (!is_slurm_line(p)) snprintf(o->last, sizeof o->last, "%s", p);
 }
 
-bool tune_launcher_outcome(const char *err_path, int *status, double *seconds, const char **why)
+bool tune_launcher_outcome(const char *err_path, int *status, double *seconds, const char **why, bool *started)
 {
     static Outcome o;
     memset(&o, 0, sizeof o);
     each_line(err_path, scan, &o);
+    *started = o.started;
     if (!o.found) return false;
     *status = o.status;
     *seconds = o.seconds;
@@ -141,7 +151,7 @@ static void scan_lost(const char *line, void *ctx)
     Lost *l = ctx;
     const char *p = line;
     while (*p == ' ' || *p == '\t') p++;
-    if (!*p) return;
+    if (!*p || strcmp(p, STARTED) == 0) return;
     if (is_slurm_line(p)) snprintf(l->slurm, sizeof l->slurm, "%s", p);
     snprintf(l->any, sizeof l->any, "%s", p);
 }

@@ -429,7 +429,7 @@ static void launch_summary(const Tuner *t)
         again += v->launch_resubmits;
     }
     if (n)
-        tune_progress(t, "Slurm: %d variant%s measured through srun: submission overhead %.3f s per variant (median), "
+        tune_progress(t, "Slurm: %d variant%s sent through srun: submission overhead %.3f s per variant (median), "
                          "%.3f s in all; %d run%s submitted again after a lost job",
                       n, n == 1 ? "" : "s", tune_median(per, n), sum, again, again == 1 ? "" : "s");
     free(per);

@@ -188,14 +188,22 @@ static bool launched_outcome(const MeasureSpec *ms, Job *j, int *status, const c
 {
     Variant *v = j->v;
     double wall = (now_ms() - j->start_ms) / 1e3, inner;
+    bool started;
     *again = false;
-    if (tune_launcher_outcome(j->err_path, status, &inner, why)) {
+    if (tune_launcher_outcome(j->err_path, status, &inner, why, &started)) {
         v->launch_overhead += wall > inner ? wall - inner : 0;
         j->lost = 0;
         return true;
     }
     const char *lost = tune_launcher_lost_why(j->err_path);
     v->launch_overhead += wall;   /* a lost job's whole time is overhead */
+    char msg[700];
+    if (!started) {   /* refused: submitting it again would be refused again */
+        snprintf(msg, sizeof msg, "srun did not start the command (status %d): %.500s", *status,
+                 *lost ? lost : "no message");
+        fail(v, msg);
+        return false;
+    }
     if (j->lost < ms->launcher->retries) {
         j->lost++;
         v->launch_resubmits++;
@@ -205,7 +213,6 @@ static bool launched_outcome(const MeasureSpec *ms, Job *j, int *status, const c
         *again = true;
         return false;
     }
-    char msg[700];
     snprintf(msg, sizeof msg, "its Slurm job was lost %d time%s (the command never finished): %.500s", j->lost + 1,
              j->lost ? "s" : "", *lost ? lost : "no message");
     fail(v, msg);

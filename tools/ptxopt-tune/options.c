@@ -113,6 +113,7 @@ static void usage(FILE *out)
           out);
 }
 
+static char *find_in_path(const char *name);
 static _Noreturn void usage_error(const char *fmt, const char *arg) { cli_usage_error("ptxopt-tune", fmt, arg); }
 static long parse_long(const char *opt, const char *v, long lo, long hi) { return cli_parse_long("ptxopt-tune", opt, v, lo, hi); }
 
@@ -353,9 +354,14 @@ void tune_parse_args(int argc, char **argv, Config *c)
     if (c->slurm && c->dry_run) usage_error("--launcher=slurm runs the measuring command: it needs --measure=CMD%s", "");
     if (!c->slurm && (c->launcher.partition || c->launcher.time || c->launcher.noptions))
         usage_error("--slurm-partition, --slurm-time and --slurm-option belong to --launcher=slurm%s", "");
-    if (c->slurm) {
+    if (c->slurm) {   /* found now: not one failed measurement per variant later */
         const char *e = getenv("SRUN");
         c->launcher.srun = e && *e ? e : "srun";
+        char *found = strchr(c->launcher.srun, '/') ? (access(c->launcher.srun, X_OK) == 0 ? strdup(c->launcher.srun) : NULL)
+                                                     : find_in_path(c->launcher.srun);
+        if (!found) usage_error("--launcher=slurm: '%s' is not found (install Slurm's client, or set SRUN=PATH)",
+                                c->launcher.srun);
+        free(found);
     }
     if (c->plot) {
         char err[512];
@@ -365,21 +371,28 @@ void tune_parse_args(int argc, char **argv, Config *c)
     if (c->sfu.enabled && !c->grid) c->grid = (long)c->sfu.L.grid[0] * c->sfu.L.grid[1] * c->sfu.L.grid[2];
 }
 
+/* name on PATH (malloc'ed), or NULL */
+static char *find_in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    char *copy = strdup(path), *save = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char *p = xasprintf("%s/%s", *d ? d : ".", name);
+        if (access(p, X_OK) == 0) { free(copy); return p; }
+        free(p);
+    }
+    free(copy);
+    return NULL;
+}
+
 char *tune_find_ptxas(const Config *c)
 {
     if (c->ptxas) return strdup(c->ptxas);
     const char *e = getenv("PTXAS");
     if (e && *e && access(e, X_OK) == 0) return strdup(e);
-    const char *path = getenv("PATH");
-    if (path) {
-        char *copy = strdup(path), *save = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-            char *p = xasprintf("%s/ptxas", *d ? d : ".");
-            if (access(p, X_OK) == 0) { free(copy); return p; }
-            free(p);
-        }
-        free(copy);
-    }
+    char *p = find_in_path("ptxas");
+    if (p) return p;
     if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) return strdup("/usr/local/cuda/bin/ptxas");
     return NULL;
 }

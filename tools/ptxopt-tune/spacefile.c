@@ -289,7 +289,11 @@ bool tune_space_read(const char *path, Config *c)
     const JsonValue *ver = json_get(root, "ptxopt_tune_space"), *dims = json_get(root, "dimensions");
     if (root->kind != JSON_OBJECT || !ver || ver->kind != JSON_NUMBER)
         return bad(&r, "not a ptxopt-tune space file (no \"ptxopt_tune_space\": 1)%s%s", "", "");
-    if (ver->number != 1) return bad(&r, "space file version %s: this ptxopt-tune reads version 1%s", "?", "");
+    if (ver->number != 1) {
+        char v[40];
+        tune_format_number(v, sizeof v, ver->number);
+        return bad(&r, "space file version %s: this ptxopt-tune reads version 1%s", v, "");
+    }
     if (!only_keys(&r, root, "the file", keys)) return false;
     if (!dims || dims->kind != JSON_ARRAY || !dims->n) return bad(&r, "\"dimensions\" must be a list of dimensions%s%s", "", "");
     c->no_regs = true;   /* unless the file lists maxnreg */
@@ -301,7 +305,7 @@ bool tune_space_read(const char *path, Config *c)
         const char *names[TUNE_MAX_DIMS + 2];
         int nnames = tune_dim_names(c, names, TUNE_MAX_DIMS + 2);
         for (int i = 0; i < cons->n; i++) {
-            if (cons->items[i]->kind != JSON_STRING) return bad(&r, "constraint %s: not a string%s", "?", "");
+            if (cons->items[i]->kind != JSON_STRING) return bad(&r, "constraints: an expression is a string%s%s", "", "");
             if (c->nconstraints == TUNE_MAX_CONSTRAINTS) return bad(&r, "too many constraints%s%s", "", "");
             char why[512];
             if (!tune_constraint_parse(cons->items[i]->string, names, nnames, &c->constraints[c->nconstraints], why, sizeof why))

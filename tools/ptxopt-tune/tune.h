@@ -350,10 +350,11 @@ typedef struct TuneLauncher {
  * the environment entry that hands cmd to the wrapper. */
 char **tune_launcher_argv(const TuneLauncher *L, const char *cmd, char **cmd_env);
 void tune_launcher_argv_free(char **argv);
-/* What the wrapper said in err_path: false when it said nothing (the job
- * was lost); else CMD's exit status and run time (seconds), and in why the
- * last line CMD wrote before the marker ("" if none; static buffer). */
-bool tune_launcher_outcome(const char *err_path, int *status, double *seconds, const char **why);
+/* What the wrapper said in err_path: false when it did not finish (*started:
+ * whether it began: a lost job; else the submission was refused); true
+ * with CMD's exit status and run time (seconds), and in why the last line
+ * CMD wrote before the marker ("" if none; static buffer). */
+bool tune_launcher_outcome(const char *err_path, int *status, double *seconds, const char **why, bool *started);
 /* The last line of err_path that is not Slurm's or the wrapper's, for a
  * lost job's message (static buffer). */
 const char *tune_launcher_lost_why(const char *err_path);
