@@ -195,6 +195,7 @@ static inline bool term_before(const Term *x, const Term *y)
 /* --------------------------------------------------------- linear forms */
 
 typedef struct Lin {
+    TermTable *tt;
     unsigned width;
     uint64_t k;
     uint32_t n, cap;
@@ -204,8 +205,9 @@ typedef struct Lin {
     uint64_t cbuf[16];
 } Lin;
 
-static void lin_init(Lin *l, unsigned width)
+static void lin_init(Lin *l, TermTable *tt, unsigned width)
 {
+    l->tt = tt;
     l->width = width;
     l->k = 0;
     l->n = 0;
@@ -227,6 +229,10 @@ static void lin_add(Lin *l, const Term *x, uint64_t coef)
     uint64_t m = wmask(l->width);
     coef &= m;
     if (!coef) return;
+    /* a term of another width is fitted to the sum's first (see
+     * term_add): cut when wider (a ring homomorphism, so a wider sum
+     * distributes), zero-extended as a whole when narrower */
+    if (x->width != l->width) x = term_unop(l->tt, x->width > l->width ? T_TRUNC : T_ZEXT, l->width, x);
     if (x->op == T_CONST) {
         l->k = (l->k + coef * x->k) & m;
         return;
@@ -298,7 +304,7 @@ static const Term *lin_finish(TermTable *tt, Lin *l)
 const Term *term_add(TermTable *tt, const Term *x, const Term *y)
 {
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, 1);
     lin_add(&l, y, 1);
     return lin_finish(tt, &l);
@@ -307,7 +313,7 @@ const Term *term_add(TermTable *tt, const Term *x, const Term *y)
 const Term *term_sub(TermTable *tt, const Term *x, const Term *y)
 {
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, 1);
     lin_add(&l, y, ~0ull);
     return lin_finish(tt, &l);
@@ -316,7 +322,7 @@ const Term *term_sub(TermTable *tt, const Term *x, const Term *y)
 const Term *term_scale(TermTable *tt, const Term *x, uint64_t c)
 {
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, c);
     return lin_finish(tt, &l);
 }
@@ -327,7 +333,7 @@ const Term *term_not(TermTable *tt, const Term *x)
 {
     /* ~x == -x - 1 in two's complement */
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, ~0ull);                       /* -x, its constant part included */
     l.k = (l.k + wmask(x->width)) & wmask(x->width); /* - 1 */
     return lin_finish(tt, &l);
@@ -433,7 +439,7 @@ const Term *term_unop(TermTable *tt, TermOp op, unsigned width, const Term *x)
         switch (x->op) {
         case T_ADD: {
             Lin l;
-            lin_init(&l, width);
+            lin_init(&l, tt, width);
             l.k = x->k & wmask(width);
             for (uint32_t i = 0; i < x->n; i++) lin_add(&l, term_unop(tt, T_TRUNC, width, x->args[i]), x->coef[i]);
             return lin_finish(tt, &l);
@@ -460,8 +466,15 @@ const Term *term_unop(TermTable *tt, TermOp op, unsigned width, const Term *x)
     return mk(tt, op, width, 1, a);
 }
 
+/* y at x's width (see term_add). */
+static const Term *fit_to(TermTable *tt, const Term *y, unsigned w)
+{
+    return y->width == w ? y : term_unop(tt, y->width > w ? T_TRUNC : T_ZEXT, w, y);
+}
+
 const Term *term_mul(TermTable *tt, const Term *x, const Term *y)
 {
+    y = fit_to(tt, y, x->width);
     if (x->op == T_CONST) return term_scale(tt, y, x->k);
     if (y->op == T_CONST) return term_scale(tt, x, y->k);
     /* a scaled term times something: pull the scale out (c·a)·b = c·(a·b) */
@@ -477,6 +490,9 @@ const Term *term_mul(TermTable *tt, const Term *x, const Term *y)
 
 const Term *term_ite(TermTable *tt, const Term *c, const Term *x, const Term *y)
 {
+    /* a wider condition is "not zero" (PTX's selp/predicates are one bit) */
+    if (c->width != 1) c = term_not(tt, term_binop(tt, T_EQ, c, term_const(tt, c->width, 0)));
+    y = fit_to(tt, y, x->width);
     if (c->op == T_CONST) return (c->k & 1) ? x : y;
     if (x == y) return x;
     /* ite(c, 1, 0) on one bit is c itself */
@@ -487,6 +503,11 @@ const Term *term_ite(TermTable *tt, const Term *c, const Term *x, const Term *y)
 
 const Term *term_binop(TermTable *tt, TermOp op, const Term *x, const Term *y)
 {
+    if (op != T_SHL && op != T_LSHR && op != T_ASHR && y->width != x->width) {
+        /* callers keep widths equal; be forgiving: extend the narrower */
+        if (y->width < x->width) y = term_unop(tt, T_ZEXT, x->width, y);
+        else x = term_unop(tt, T_ZEXT, y->width, x);
+    }
     switch (op) {
     case T_ADD: return term_add(tt, x, y);
     case T_MUL: return term_mul(tt, x, y);
@@ -510,10 +531,6 @@ const Term *term_binop(TermTable *tt, TermOp op, const Term *x, const Term *y)
             if (y->k == 0) return x;
             if (op == T_SHL) return term_scale(tt, x, 1ull << y->k);
         }
-    } else if (y->width != w) {
-        /* callers keep widths equal; be forgiving: extend the narrower */
-        if (y->width < w) y = term_unop(tt, T_ZEXT, w, y);
-        else x = term_unop(tt, T_ZEXT, y->width, x), w = y->width;
     }
     unsigned outw = is_compare(op) ? 1 : w;
     if (x->op == T_CONST && y->op == T_CONST) {
@@ -591,7 +608,7 @@ static const Term *rebuild(TermTable *tt, const Term *x, const Term **na)
         return x;
     case T_ADD: {
         Lin l;
-        lin_init(&l, x->width);
+        lin_init(&l, tt, x->width);
         l.k = x->k;
         for (uint32_t i = 0; i < x->n; i++) lin_add(&l, na[i], x->coef[i]);
         return lin_finish(tt, &l);
@@ -633,6 +650,7 @@ static const Term *subst_rec(TermTable *tt, const Term *x, const Term *from, con
 const Term *term_subst(TermTable *tt, const Term *x, const Term *from, const Term *to)
 {
     if (!x || !from || !to) return x;
+    to = fit_to(tt, to, from->width);   /* every use of `from` expects its width */
     Memo mm = { xcalloc(tt->count + 1, sizeof(Term *)), tt->count };
     const Term *r = subst_rec(tt, x, from, to, &mm);
     free(mm.v);

@@ -321,7 +321,12 @@ static bool proved_producer(BCtx *c, const MemAccess *x, const MemAccess *y, int
     const Term *cy = term_subst(tt, reach_cond(c, c->cfg->instr_block[y->instr]), c->tid, t1);
     const Term *cx = term_subst(tt, reach_cond(c, c->cfg->instr_block[x->instr]), c->tid, t2);
     const Term *ay = term_subst(tt, y->addr, c->tid, t1), *ax = term_subst(tt, x->addr, c->tid, t2);
-    unsigned w = ax->width;
+    /* a shared address is 32 bits as a register and 64 as a symbol
+     * operand ([buf] in a 64-bit module): compare the low bits both have.
+     * Bytes that overlap overlap there too, so the premise only widens. */
+    unsigned w = ax->width < ay->width ? ax->width : ay->width;
+    ax = term_unop(tt, T_TRUNC, w, ax);
+    ay = term_unop(tt, T_TRUNC, w, ay);
     uint64_t wb = x->bytes > y->bytes ? x->bytes : y->bytes;
     const Term *d = term_add(tt, term_sub(tt, ax, ay), term_const(tt, w, wb - 1));
     const Term *overlap = term_binop(tt, T_ULT, d, term_const(tt, w, 2 * wb - 1));
