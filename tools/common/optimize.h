@@ -22,6 +22,11 @@ typedef struct OptimizeConfig {
     bool canonical;         /* print everything in the canonical style */
     bool stats;             /* fill OptimizeResult.nblocks/ninstrs/ir_bytes */
     Fault fault;            /* injected failure (workers only) */
+    /* Where the pipeline entry running now is announced: its index while
+     * it runs, -1 outside the passes.  Batch mode points it at a word it
+     * shares with the worker, so that when a worker dies (a signal, its
+     * time-out) the parent knows which pass it died in.  NULL: none. */
+    volatile int *current_pass;
 } OptimizeConfig;
 
 /* What one pipeline entry did to one module. */
