@@ -2,6 +2,7 @@
 #include "model/arch.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 const Arch *arch_by_sm(int sm)
@@ -73,4 +74,22 @@ long long arch_carveout_at_least(const Arch *a, long long bytes)
             return step;
     }
     return -1;
+}
+
+const Arch *arch_parse_target(const char *name, char *canon, size_t canon_cap, char *err, size_t errsz)
+{
+    const Arch *a = arch_find(name);
+    if (a) {
+        size_t n = strlen(name);
+        const char *suffix = n && (name[n - 1] == 'a' || name[n - 1] == 'f') ? name + n - 1 : "";
+        snprintf(canon, canon_cap, "%s%s", a->name, suffix);
+        return a;
+    }
+    size_t count, len = 0;
+    const Arch *t = arch_table(&count);
+    char known[256] = "";
+    for (size_t i = 0; i < count && len < sizeof known; i++)
+        len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "", t[i].name);
+    snprintf(err, errsz, "unknown target '%s' (known: %s; with an 'a' or 'f' suffix too, e.g. sm_90a)", name, known);
+    return NULL;
 }

@@ -81,4 +81,12 @@ const Arch *arch_table(size_t *count);
  * `bytes`, else -1. */
 long long arch_carveout_at_least(const Arch *a, long long bytes);
 
+/* The one check of a target named on a command line (ptxopt --target,
+ * ptxopt-tune --arch), so that the programs accept the same ones: any
+ * spelling arch_find accepts, of an architecture in the table.  Writes
+ * the canonical name ("sm_86", "sm_90a": what a .target directive and
+ * ptxas -arch take) to canon.  NULL when unknown, with a message in err
+ * that lists the valid targets. */
+const Arch *arch_parse_target(const char *name, char *canon, size_t canon_cap, char *err, size_t errsz);
+
 #endif

@@ -528,12 +528,17 @@ static bool resolve_arch(Tuner *t, Module *m)
         from_file[n] = 0;
         name = from_file;
     }
-    t->arch = arch_find(name);
+    /* the check ptxopt --target makes (model/arch.h); the canonical name
+     * is what the variants' .target and ptxas -arch get */
+    static char canon[32];
+    char err[512];
+    t->arch = arch_parse_target(name, canon, sizeof canon, err, sizeof err);
     if (!t->arch) {
-        fprintf(stderr, "ptxopt-tune: unknown target '%s'\n", name);
+        if (c->arch_opt) fprintf(stderr, "ptxopt-tune: invalid --arch: %s\n", err);
+        else fprintf(stderr, "ptxopt-tune: %s: %s\n", c->input, err);
         return false;
     }
-    t->arch_name = name;
+    t->arch_name = canon;
     t->arch_sm = t->arch->sm;
     t->retarget = c->arch_opt != NULL;
     return true;

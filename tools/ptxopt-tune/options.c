@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "model/arch.h"
 #include "tools/common/cli.h"
 #include "tools/ptxopt-tune/internal.h"
 
@@ -160,7 +161,12 @@ void tune_parse_args(int argc, char **argv, Config *c)
             if (c->nkernels == MAX_KERNEL_ARGS) usage_error("too many --kernel options%s", "");
             c->kernels[c->nkernels++] = optarg;
             break;
-        case OPT_ARCH: c->arch_opt = optarg; break;
+        case OPT_ARCH: {
+            char canon[32];   /* the one check ptxopt --target makes too */
+            if (!arch_parse_target(optarg, canon, sizeof canon, err, sizeof err)) usage_error("invalid --arch: %s", err);
+            c->arch_opt = optarg;
+            break;
+        }
         case OPT_BLOCK: c->block = parse_long("block", optarg, 1, 1 << 20); break;
         case OPT_DSMEM: c->dynamic_smem = parse_long("dynamic-smem", optarg, 0, 1 << 30); break;
         case OPT_GRID: c->grid = parse_long("grid", optarg, 1, 2147483647L); break;
