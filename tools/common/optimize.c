@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ir/fatal.h"
+#include "opt/guard.h"
 #include "parser/parse.h"
 
 /* The first line of a diagnostic text, without the newline. */
@@ -31,6 +32,14 @@ static void add_kernel(OptimizeResult *r, const Function *fn, int *cap)
     k->name = strndup(fn->name.p, fn->name.len);
     if (!k->name) fatal_oom();
     k->entry = fn->is_entry;
+    /* an unknown instruction turns off every pass that reads the code:
+     * counted, so that the batch table and report say so */
+    char why[256];
+    k->opaque = NULL;
+    if (guard_opaque_reason(fn, why, sizeof why)) {
+        if (!(k->opaque = strdup(why))) fatal_oom();
+        r->nopaque++;
+    }
 }
 
 /* Adds to a pass's tally what the remarks it recorded since `first` say
@@ -228,7 +237,7 @@ void optimize_result_free(OptimizeResult *r)
 {
     out_free(&r->out);
     remarks_free(&r->remarks);
-    for (int i = 0; i < r->nkernels; i++) free(r->kernels[i].name);
+    for (int i = 0; i < r->nkernels; i++) free(r->kernels[i].name), free(r->kernels[i].opaque);
     free(r->kernels);
     free(r->tally);
     memset(r, 0, sizeof *r);

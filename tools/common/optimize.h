@@ -42,6 +42,8 @@ typedef struct PassTally {
 typedef struct KernelInfo {
     char *name;
     bool entry;             /* .entry (a kernel) or .func */
+    char *opaque;           /* why no pass that reads code can touch it
+                               ("unknown instruction 'x' at line N"), or NULL */
 } KernelInfo;
 
 typedef struct OptimizeResult {
@@ -56,6 +58,7 @@ typedef struct OptimizeResult {
     PassTally *tally;       /* one per pipeline entry */
     int nkernels;
     KernelInfo *kernels;    /* functions with a body, in module order */
+    int nopaque;            /* of those, the ones with an opaque reason */
     double ms_parse, ms_passes, ms_print;
     /* --stats */
     unsigned nfuncs;
