@@ -532,10 +532,11 @@ static bool resolve_arch(Tuner *t, Module *m)
      * is what the variants' .target and ptxas -arch get */
     static char canon[32];
     char err[512];
-    t->arch = arch_parse_target(name, canon, sizeof canon, err, sizeof err);
+    int sm = 0;
+    t->arch = arch_parse_target(name, canon, sizeof canon, &sm, err, sizeof err) ? arch_by_sm(sm) : NULL;
     if (!t->arch) {
-        if (c->arch_opt) fprintf(stderr, "ptxopt-tune: invalid --arch: %s\n", err);
-        else fprintf(stderr, "ptxopt-tune: %s: %s\n", c->input, err);
+        if (sm) snprintf(err, sizeof err, "no resource limits known for %s (model/arch_data.c)", canon);
+        fprintf(stderr, "ptxopt-tune: %s: %s\n", c->input, err);
         return false;
     }
     t->arch_name = canon;

@@ -162,8 +162,11 @@ void tune_parse_args(int argc, char **argv, Config *c)
             c->kernels[c->nkernels++] = optarg;
             break;
         case OPT_ARCH: {
-            char canon[32];   /* the one check ptxopt --target makes too */
-            if (!arch_parse_target(optarg, canon, sizeof canon, err, sizeof err)) usage_error("invalid --arch: %s", err);
+            char canon[32], aerr[512];   /* the one check ptxopt --target makes too */
+            int sm;
+            if (!arch_parse_target(optarg, canon, sizeof canon, &sm, aerr, sizeof aerr)) usage_error("invalid --arch: %s", aerr);
+            if (!arch_by_sm(sm)) usage_error("invalid --arch: %s is a PTX target whose resource limits ptxopt-tune does not know "
+                                             "(model/arch_data.c)", canon);
             c->arch_opt = optarg;
             break;
         }

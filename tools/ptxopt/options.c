@@ -108,13 +108,11 @@ int options_parse(int argc, char **argv, Options *o)
         case OPT_TARGET: {
             static char canon[32];
             char err[512];
-            const Arch *a = arch_parse_target(optarg, canon, sizeof canon, err, sizeof err);
-            if (!a) {
+            if (!arch_parse_target(optarg, canon, sizeof canon, &o->target_sm, err, sizeof err)) {
                 fprintf(stderr, "ptxopt: invalid --target: %s\n", err);
                 return EXIT_USAGE;
             }
             o->target = canon;
-            o->target_sm = a->sm;
             break;
         }
         case OPT_CANONICAL: o->canonical = true; break;
