@@ -25,6 +25,10 @@ check_PROGRAMS += testsuite/unit/test_terms
 testsuite_unit_test_terms_SOURCES = testsuite/unit/test_terms.c
 testsuite_unit_test_terms_LDADD = $(PTXOPT_LIBS)
 
+check_PROGRAMS += testsuite/unit/test_analysis_memory
+testsuite_unit_test_analysis_memory_SOURCES = testsuite/unit/test_analysis_memory.c
+testsuite_unit_test_analysis_memory_LDADD = $(PTXOPT_LIBS)
+
 check_PROGRAMS += testsuite/unit/test_z3bridge
 testsuite_unit_test_z3bridge_SOURCES = testsuite/unit/test_z3bridge.c
 testsuite_unit_test_z3bridge_LDADD = $(PTXOPT_LIBS)

@@ -15,6 +15,7 @@
 
 struct TermTable {
     Arena *arena;
+    Function *fn;             /* a function's table: allocates where its analyses do */
     Arena own;
     bool owns;
     const Term **slots;
@@ -44,6 +45,19 @@ TermTable *terms_new_in(Arena *a)
     tt->arena = a;
     return tt;
 }
+
+TermTable *terms_new_for(Function *fn)
+{
+    TermTable *tt = terms_new_in(ana_arena(fn));
+    tt->fn = fn;
+    return tt;
+}
+
+/* Where a new node goes.  A function's table makes nodes long after it
+ * was built (value terms on demand, a pass's own claims): they must go
+ * to that function's analysis memory whichever function's is on top
+ * (analysis/cache.c), or releasing the other would free them. */
+static inline Arena *node_arena(TermTable *tt) { return tt->fn ? ana_arena(tt->fn) : tt->arena; }
 
 void terms_free(TermTable *tt)
 {
@@ -101,7 +115,7 @@ static void grow(TermTable *tt)
     while (ncap < tt->reserve) ncap *= 2;
     /* a table inside the module arena keeps its slots there too (the old
      * array is abandoned; growth is geometric) */
-    const Term **ns = tt->owns ? xcalloc(ncap, sizeof(Term *)) : arena_alloc(tt->arena, sizeof(Term *) * ncap);
+    const Term **ns = tt->owns ? xcalloc(ncap, sizeof(Term *)) : arena_alloc(node_arena(tt), sizeof(Term *) * ncap);
     for (uint32_t i = 0; i < tt->cap; i++) {
         const Term *t = tt->slots[i];
         if (!t) continue;
@@ -124,20 +138,21 @@ static const Term *intern(TermTable *tt, const Term *proto)
         if (node_eq(tt->slots[j], proto)) return tt->slots[j];
         j = (j + 1) & (tt->cap - 1);
     }
-    Term *t = arena_alloc(tt->arena, sizeof(Term));
+    Arena *a = node_arena(tt);
+    Term *t = arena_alloc(a, sizeof(Term));
     *t = *proto;
     t->id = tt->count++;
     t->hash = h;
     if (proto->n) {
-        t->args = arena_alloc(tt->arena, sizeof(Term *) * proto->n);
+        t->args = arena_alloc(a, sizeof(Term *) * proto->n);
         memcpy(t->args, proto->args, sizeof(Term *) * proto->n);
         if (proto->coef) {
-            t->coef = arena_alloc(tt->arena, sizeof(uint64_t) * proto->n);
+            t->coef = arena_alloc(a, sizeof(uint64_t) * proto->n);
             memcpy(t->coef, proto->coef, sizeof(uint64_t) * proto->n);
         }
     }
     /* a standalone table copies names; a function's table keeps pointers into
-     * the module, which outlives it */
+     * the module or the function's analyses, which outlive it */
     if (proto->name.len && tt->owns)
         t->name = (Str){ arena_strndup(tt->arena, proto->name.p, proto->name.len), proto->name.len };
     uint16_t d = 0;
