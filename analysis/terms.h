@@ -51,6 +51,10 @@ struct Term {
     uint8_t atom;             /* AtomKind when op == T_ATOM */
     char comp;                /* ATOM_SPECIAL component */
     uint16_t depth;           /* 1 for leaves */
+    uint64_t atoms;           /* a signature of the atoms below: one bit (by id) per
+                                 atom, or-ed up; term_mentions' filter */
+    uint32_t mentions[2];     /* term_mentions' memo: (id + 1) << 1 | answer for the
+                                 last two terms asked about (private) */
     uint32_t n;               /* operands */
     uint32_t a, b;            /* atom payload (see AtomKind) */
     uint64_t k;               /* CONST value; ADD constant part */
