@@ -37,6 +37,7 @@ struct ProofSession {
     Z3_context ctx;           /* the process's context (z3g), NULL until needed */
     Z3_ast *memo;             /* by term id, valid in ctx */
     uint8_t *ill_term;        /* by term id: memo[id] is untranslatable */
+    Z3_model last;            /* the last refutation's counterexample, or NULL */
     uint32_t memo_cap;
     bool ill;                 /* the query in progress met an untranslatable term */
 #endif
@@ -448,6 +449,7 @@ void proof_session_free(ProofSession *ps)
 #ifdef HAVE_Z3
     free(ps->memo);
     free(ps->ill_term);
+    if (ps->last) Z3_model_dec_ref(ps->ctx, ps->last);
     if (ps->ctx) z3_release();
 #endif
     free(ps);
@@ -556,6 +558,17 @@ static void start(ProofSession *ps)
 }
 #endif
 
+/* A new question: the last counterexample no longer answers anything. */
+static void forget_counterexample(ProofSession *ps)
+{
+#ifdef HAVE_Z3
+    if (ps->last) Z3_model_dec_ref(ps->ctx, ps->last);
+    ps->last = NULL;
+#else
+    (void)ps;
+#endif
+}
+
 /* premise -> x == y by the solver alone (the caller has tried the normal form). */
 static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Term *x, const Term *y, char *cex,
                                  size_t cexcap)
@@ -568,7 +581,8 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
     if (res == Z3_L_FALSE) return PROOF_PROVED;
     if (res != Z3_L_TRUE) return PROOF_UNKNOWN;
     if (!m && z3g.fault && cex && cexcap) snprintf(cex, cexcap, "PTXOPT_PROOF_FAULT=refuted");
-    if (m) {
+    ps->last = m;   /* kept for proof_counterexample; its reference is ours */
+    if (m && cex && cexcap) {
         AtomVals av = { 0 };
         atoms_of(x, y, &av);
         for (uint32_t i = 0; i < av.n; i++) {
@@ -578,11 +592,14 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
                 av.val[i] = v;
         }
         format_cex(&av, x, y, cex, cexcap);
-        Z3_model_dec_ref(c, m);
         free(av.atom);
         free(av.val);
     }
-    return z3g.error ? PROOF_UNKNOWN : PROOF_REFUTED;
+    if (z3g.error) {
+        forget_counterexample(ps);
+        return PROOF_UNKNOWN;
+    }
+    return PROOF_REFUTED;
 #else
     (void)ps, (void)premise, (void)x, (void)y, (void)cex, (void)cexcap;
     return PROOF_UNKNOWN;
@@ -592,6 +609,7 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
 /* Decide premise -> x == y for all inputs (premise NULL: true). */
 static ProofResult prove(ProofSession *ps, const Term *premise, const Term *x, const Term *y, char *cex, size_t cexcap)
 {
+    forget_counterexample(ps);
     if (cex && cexcap) cex[0] = 0;
     if (!well_formed(premise, x, y)) return PROOF_UNKNOWN;
     if (premise && premise->op == T_CONST && premise->k == 1) premise = NULL;
@@ -609,6 +627,20 @@ static ProofResult prove(ProofSession *ps, const Term *premise, const Term *x, c
         return PROOF_REFUTED;
     }
     return solver_decide(ps, premise, x, y, cex, cexcap);
+}
+
+bool proof_counterexample(ProofSession *ps, const Term *t, uint64_t *value)
+{
+#ifdef HAVE_Z3
+    if (!ps || !ps->last || !t) return false;
+    Z3_context c = ps->ctx;
+    ps->ill = false;
+    Z3_ast zt = translate(ps, t), val = NULL;
+    return !ps->ill && Z3_model_eval(c, ps->last, zt, true, &val) && val && Z3_get_numeral_uint64(c, val, value);
+#else
+    (void)ps, (void)t, (void)value;
+    return false;
+#endif
 }
 
 ProofResult proof_equal(ProofSession *ps, const Term *x, const Term *y, char *cex, size_t cexcap)
@@ -638,6 +670,7 @@ ProofResult proof_all(ProofSession *ps, const ProofClaim *cl, uint32_t n, ProofR
         char *ci = cex && cexcap ? cex + (size_t)i * cexcap : NULL;
         if (ci) ci[0] = 0;
         const Term *p = cl[i].premise;
+        forget_counterexample(ps);
         if (p && p->op == T_CONST && p->k == 1) p = NULL;
         out[i] = well_formed(p, cl[i].x, cl[i].y) ? solver_decide(ps, p, cl[i].x, cl[i].y, ci, cexcap) : PROOF_UNKNOWN;
         if (out[i] == PROOF_REFUTED) r = PROOF_REFUTED;

@@ -18,7 +18,9 @@
  *                operands, an extension to a narrower width, a 32-bit ITE
  *                condition, widths 0 and 65): the bridge checks the sorts
  *                before every Z3 call and answers "unknown", never a
- *                crash, and the session keeps working afterwards.
+ *                crash, and the session keeps working afterwards;
+ *   counterexample  proof_counterexample reads the refutation's model (a
+ *                pass narrows its candidates with it), and only then.
  * Without Z3 it prints SKIP (loudly).  Exits 1 on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +213,36 @@ static void ill_sorted(void)
     terms_free(tt);
 }
 
+/* proof_counterexample: after a solver refutation, the model's values
+ * satisfy the premise and separate the sides; after anything else there is
+ * no model to read. */
+static void counterexample(void)
+{
+    TermTable *tt = terms_new();
+    ProofSession *ps = proof_session_new(tt, 2000);
+    const Term *a = term_var(tt, 32, "a"), *b = term_var(tt, 32, "b");
+    /* a < 100 and b == a + 3 and a*b % 4 == 2 -> b == a + 5: refuted */
+    const Term *prem = term_binop(tt, T_AND, term_binop(tt, T_ULT, a, term_const(tt, 32, 100)),
+                                  term_binop(tt, T_AND, term_binop(tt, T_EQ, b, term_add(tt, a, term_const(tt, 32, 3))),
+                                             term_binop(tt, T_EQ, term_binop(tt, T_AND, term_mul(tt, a, b), term_const(tt, 32, 3)),
+                                                        term_const(tt, 32, 2))));
+    ProofResult r = proof_equal_assuming(ps, prem, b, term_add(tt, a, term_const(tt, 32, 5)), NULL, 0);
+    uint64_t va = 0, vb = 0;
+    bool got = proof_counterexample(ps, a, &va) && proof_counterexample(ps, b, &vb);
+    CHECK(r == PROOF_REFUTED && got, "refuted with a model: %s, %d", proof_result_name(r), got);
+    CHECK(va < 100 && vb == va + 3 && ((va * vb) & 3) == 2, "the model satisfies the premise: a = %llu, b = %llu",
+          (unsigned long long)va, (unsigned long long)vb);
+    uint64_t vs = 0;
+    CHECK(proof_counterexample(ps, term_sub(tt, b, a), &vs) && vs == 3, "any term of the claim's table evaluates: b - a = %llu",
+          (unsigned long long)vs);
+    r = proof_equal_assuming(ps, prem, b, term_add(tt, a, term_const(tt, 32, 3)), NULL, 0);
+    CHECK(r == PROOF_PROVED && !proof_counterexample(ps, a, &va), "after a proof there is no counterexample");
+    r = proof_equal(ps, term_add(tt, a, term_const(tt, 32, 1)), a, NULL, 0);
+    CHECK(r == PROOF_REFUTED && !proof_counterexample(ps, a, &va), "a normal-form refutation has no model");
+    proof_session_free(ps);
+    terms_free(tt);
+}
+
 int main(void)
 {
     if (!proof_available()) {
@@ -219,6 +251,7 @@ int main(void)
     }
     widths_all();
     ill_sorted();
+    counterexample();
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
