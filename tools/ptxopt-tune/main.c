@@ -604,12 +604,18 @@ static bool resolve_arch(Tuner *t, Module *m)
         from_file[n] = 0;
         name = from_file;
     }
-    t->arch = arch_find(name);
+    /* the check ptxopt --target makes (model/arch.h); the canonical name
+     * is what the variants' .target and ptxas -arch get */
+    static char canon[32];
+    char err[512];
+    int sm = 0;
+    t->arch = arch_parse_target(name, canon, sizeof canon, &sm, err, sizeof err) ? arch_by_sm(sm) : NULL;
     if (!t->arch) {
-        fprintf(stderr, "ptxopt-tune: unknown target '%s'\n", name);
+        if (sm) snprintf(err, sizeof err, "no resource limits known for %s (model/arch_data.c)", canon);
+        fprintf(stderr, "ptxopt-tune: %s: %s\n", c->input, err);
         return false;
     }
-    t->arch_name = name;
+    t->arch_name = canon;
     t->arch_sm = t->arch->sm;
     t->retarget = c->arch_opt != NULL;
     return true;

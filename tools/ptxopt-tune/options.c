@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "model/arch.h"
 #include "tools/common/cli.h"
 #include "tools/common/json_read.h"
 #include "tools/ptxopt-tune/internal.h"
@@ -248,7 +249,15 @@ void tune_parse_args(int argc, char **argv, Config *c)
             if (c->nkernels == MAX_KERNEL_ARGS) usage_error("too many --kernel options%s", "");
             c->kernels[c->nkernels++] = optarg;
             break;
-        case OPT_ARCH: c->arch_opt = optarg; break;
+        case OPT_ARCH: {
+            char canon[32], aerr[512];   /* the one check ptxopt --target makes too */
+            int sm;
+            if (!arch_parse_target(optarg, canon, sizeof canon, &sm, aerr, sizeof aerr)) usage_error("invalid --arch: %s", aerr);
+            if (!arch_by_sm(sm)) usage_error("invalid --arch: %s is a PTX target whose resource limits ptxopt-tune does not know "
+                                             "(model/arch_data.c)", canon);
+            c->arch_opt = optarg;
+            break;
+        }
         case OPT_BLOCK: c->block = parse_long("block", optarg, 1, 1 << 20); break;
         case OPT_DSMEM: c->dynamic_smem = parse_long("dynamic-smem", optarg, 0, 1 << 30); break;
         case OPT_GRID: c->grid = parse_long("grid", optarg, 1, 2147483647L); break;
