@@ -155,6 +155,7 @@ void warp_release(Machine *M, Warp *w, uint32_t lanes)
 
 void warp_exit_lanes(Machine *M, Warp *w, uint32_t lanes)
 {
+    if (M->weak) FOR_LANES(l, lanes) weak_release(M, w->t[l]);
     FOR_LANES(l, lanes) w->t[l]->status = TS_EXIT;
     w->exited |= lanes;
     w->runnable &= ~lanes;
@@ -512,6 +513,7 @@ static void run_group(Machine *M, Warp *w, uint32_t mask, uint32_t pc, uint32_t 
 out:
     set_pcs(w, mask, pc);
     if (hanoi && w->nws) { w->ws[w->nws - 1].pc = pc; w->ws[w->nws - 1].mask = mask; }
+    if (M->hoist_yield) weak_end_group(M);   /* a store went ahead of the load at pc: not a failure */
 }
 
 /* ------------------------------------------------------------ scheduling */
@@ -726,6 +728,7 @@ bool emu_schedule(Machine *M)
         }
         Cta *c = w->cta;
         run_warp(M, w);
+        if (M->weak) weak_tick(M);
         if (c->live == 0 && !M->failed) retire_cta(M, c);
         if (M->steps > M->L->max_steps && !M->failed) { report_livelock(M); break; }
         if (M->L->spin_limit && M->steps - M->last_progress > M->L->spin_limit && !M->failed) { spin_report_livelock(M); describe_blocked(M); break; }
