@@ -807,8 +807,25 @@ void weak_atom(Exec *x, const EInst *I, uint32_t em)
             WWord *ww = hist_word(h, off / 4, false);
             if (ww && ww->n) rec = &ww->r[ww->n - 1];
         }
-        uint64_t old = mem_load(&r, size);
-        uint32_t opsn = mem_load_psn(x, &r, size, l, I, addr[l], r.space);
+        /* A .cta atomic on global memory is atomic only against the
+         * accesses it is morally strong with (ptx.als atomicity: strong fr
+         * and co): it may read the location as it was before writes of
+         * other CTAs, and its write still comes last. */
+        uint8_t ob[8], osh[8];
+        MemRef rr = r;
+        if (h && scope == WS_CTA && r.space == SP_GLOBAL && (wrand(M) & 1)) {
+            uint64_t lo = word_min(wk, h, off / 4, hist_word(h, off / 4, false));
+            WWord *ww = hist_word(h, off / 4, false);
+            for (int i = 0; ww && i < ww->n; i++)
+                if (ww->r[i].cta == wk->cta) lo = umax(lo, ww->r[i].ts);
+            const WRec *seen = hist_read(h, off, size, lo, ob, osh);
+            rec = seen;
+            rr.p = ob;
+            rr.sh = osh;
+            rr.alloc = NULL;
+        }
+        uint64_t old = mem_load(&rr, size);
+        uint32_t opsn = mem_load_psn(x, &rr, size, l, I, addr[l], r.space);
         uint64_t vb = opv(x, b, l), vc = I->sub == AO_CAS ? opv(x, c, l) : 0;
         uint32_t vpsn = psn2(opp(x, b, l), I->sub == AO_CAS ? opp(x, c, l) : 0);
         uint64_t nv = emu_atom_new(I, old, vb, vc, r.space == SP_GLOBAL);

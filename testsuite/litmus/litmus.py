@@ -166,8 +166,9 @@ add("MP.membar.gl.grid", "grid", g, mp(["membar.gl", "st.volatile y 1"], ["ld.vo
 add("MP.weak.grid", "grid", g, mp(["st y 1"], ["ld r0 y"]), allow=["1:r0=1 1:r1=0"], why="no synchronisation")
 add("MP.atom.gpu.grid", "grid", g, mp(["atom.release.gpu.exch r2 y 1"], ["atom.acquire.gpu.add r0 y 0"]), forbid=["1:r0=1 1:r1=0"],
     why="release and acquire atomics at .gpu synchronise")
-add("MP.atom.cta.grid", "grid", g, mp(["atom.release.cta.exch r2 y 1"], ["atom.acquire.cta.add r0 y 0"]), allow=["1:r0=1 1:r1=0"],
-    why=".cta atomics in different CTAs are not morally strong")
+add("MP.atom.cta.grid", "grid", g, mp(["atom.release.cta.exch r2 y 1"], ["atom.acquire.cta.add r0 y 0"]), allow=["1:r0=1 1:r1=0", "1:r0=0 y=0"],
+    why=".cta atomics in different CTAs are not morally strong: no sync, and no atomicity between them (the add may read 0 "
+        "and write it after the exch)")
 add("SB.membar.cta.grid", "grid", g, sb("", ["membar.cta"], ""), allow=["0:r0=0 1:r1=0"], why="fence.sc.cta in different CTAs: no fence-SC order")
 add("SB.membar.gl.grid", "grid", g, sb("", ["membar.gl"], ""), forbid=["0:r0=0 1:r1=0"], why="fence.sc.gpu: fence-SC order")
 add("LB.relaxed.grid", "grid", g, lb(".relaxed.gpu", ".relaxed.gpu"), allow=["0:r0=1 1:r1=1"], why="no dependency")
@@ -184,6 +185,12 @@ add("2+2W.relaxed", "cta", g, [["st.relaxed.gpu x 1", "st.relaxed.gpu y 2"], ["s
     why="coherence orders writes only along cause; po alone is not in cause")
 add("2+2W.membar.gl.grid", "grid", g, [["st x 1", "membar.gl", "st y 2"], ["st y 1", "membar.gl", "st x 2"]], forbid=["x=1 y=1"],
     why="fence-SC order puts one thread's first store in cause before the other's second (coherence)")
+add("ATOM.add.cta.grid", "grid", g, [["atom.relaxed.cta.add r0 x 1"], ["atom.relaxed.cta.add r0 x 1"]], allow=["x=1 0:r0=0 1:r0=0"],
+    why="atomicity binds only morally strong RMWs: .cta atomics of different CTAs may both read 0")
+add("ATOM.add.gpu.grid", "grid", g, [["atom.relaxed.gpu.add r0 x 1"], ["atom.relaxed.gpu.add r0 x 1"]], forbid=["x=1 0:r0=0 1:r0=0"],
+    why="atomicity of morally strong RMWs")
+add("ATOM.add.cta", "cta", g, [["atom.relaxed.cta.add r0 x 1"], ["atom.relaxed.cta.add r0 x 1"]], forbid=["x=1 0:r0=0 1:r0=0"],
+    why="atomicity: .cta RMWs of one CTA are morally strong")
 add("WRC.rel-acq.grid", "grid", g, [["st.relaxed.gpu x 1"], ["ld.relaxed.gpu r0 x", "st.release.gpu y 1"],
                                      ["ld.acquire.gpu r1 y", "ld.relaxed.gpu r2 x"]],
     forbid=["1:r0=1 2:r1=1 2:r2=0"], why="cumulativity across CTAs at .gpu")
