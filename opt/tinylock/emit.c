@@ -127,6 +127,17 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
     }
 }
 
+/* fix-races=1: the lock acquired without a fence.  Only the attempt
+ * changes, to an acquire at its own scope: the ABI's memory-order
+ * parameter is monotonic, so strengthening relaxed to acquire keeps every
+ * execution the original allowed (and removes the ones where the critical
+ * section's accesses are performed before the lock is taken). */
+void tl_emit_fix_race(Function *fn, SpinSite *s)
+{
+    set_sem(fn, &s->cas->u.instr, "acquire", s->cas_scope);
+    ir_touch(s->cas);
+}
+
 /* ------------------------------------------------------------- barrier */
 
 static Stmt *flags_decl(Function *fn, Str name, uint32_t n)

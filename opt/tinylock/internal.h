@@ -38,6 +38,7 @@ typedef struct Options {
     long debug_spin;                /* 0: off */
     long backoff;                   /* nanosleep ns, 0: off */
     bool profit;                    /* profit=auto */
+    bool fix_races;                 /* fix-races=1: a lock acquired without a fence gets an acquire CAS */
 } Options;
 
 extern const char *const tl_keys[];
@@ -76,6 +77,9 @@ typedef struct SpinSite {
     const char *scope;        /* of the fences: "cta", "gpu", "sys" */
     bool exch_dead;           /* the release is atom.exch whose result nothing reads */
     bool acquire_shape;       /* the loop, the attempt and the fence were recognised (release or not) */
+    bool racy;                /* the loop and the attempt were recognised, with no fence after the acquire:
+                                 the critical section is not ordered after the lock (fix-races=1) */
+    const char *cas_scope;    /* the attempt's own scope ("gpu" when it names none, as atom's default) */
     bool ok;
     char why[240];            /* when not ok */
 } SpinSite;
@@ -146,6 +150,7 @@ Resources tl_resources(Function *fn, const TlTarget *t, uint32_t ntid, long long
 /* ----------------------------------------------------------------- emit */
 
 void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s);
+void tl_emit_fix_race(Function *fn, SpinSite *s);
 void tl_emit_barrier(Function *fn, const TlTarget *t, const Options *o, BarPlan *p);
 
 #endif

@@ -28,6 +28,16 @@ static void run_spin(Function *fn, const TlTarget *t, const Options *o, Remarks 
     int done = 0;
     for (int i = 0; i < n; i++) {
         if (!s[i].ok) {
+            if (s[i].racy && o->spinlock && o->fix_races && t->ordered) {
+                tl_emit_fix_race(fn, &s[i]);
+                analysis_invalidate(fn);
+                remark(rm, PASS, fn, s[i].cas, REMARK_APPLIED, "racy spin lock fixed (fix-races=1): the %s becomes an acquire at "
+                       "%s scope (only adds ordering); fences and release kept", instr_has_mod(&s[i].cas->u.instr, ".exch") ?
+                       "atom.exch" : "atom.cas", s[i].cas_scope);
+                s[i].racy = false;
+                done++;
+                continue;
+            }
             if (o->spinlock) remark(rm, PASS, fn, s[i].cas, REMARK_MISSED, "spin lock not upgraded: %s", s[i].why);
             continue;
         }

@@ -59,6 +59,17 @@ static bool has_order(const Instr *in)
     return false;
 }
 
+/* The scope an atom/st names, or dflt when it names none. */
+static const char *scope_of(const Instr *in, const char *dflt)
+{
+    if (instr_has_mod(in, ".sys")) return "sys";
+    if (instr_has_mod(in, ".gpu") || instr_has_mod(in, ".cluster")) return "gpu";
+    if (instr_has_mod(in, ".cta")) return "cta";
+    return dflt;
+}
+
+static int scope_rank(const char *s) { return !s ? 0 : strcmp(s, "cta") == 0 ? 1 : strcmp(s, "gpu") == 0 ? 2 : 3; }
+
 /* The lock's space as written: ".shared", ".global" or "" (generic). */
 static Str space_of(const Instr *in)
 {
@@ -172,8 +183,13 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
         }
         Stmt *f = cfg->block_instr[E] < cfg->block_instr[E + 1] ? cfg->instr[cfg->block_instr[E]] : NULL;
         s->scope = f ? fence_scope(f) : NULL;
+        s->cas_scope = scope_of(&cas->u.instr, "gpu");
         if (!s->scope) {
-            snprintf(s->why, sizeof s->why, "no full fence (membar/fence.sc) where the lock is acquired: nothing to replace by acquire semantics");
+            /* the common CUDA lock: while (atomicCAS(..)); CS; __threadfence(); atomicExch(..) */
+            s->racy = true;
+            snprintf(s->why, sizeof s->why, "no fence or .acquire where the lock is acquired: the critical section's accesses are not "
+                     "ordered after the %s (a data race under the PTX memory model); fix-races=1 makes it an acquire "
+                     "(only adds ordering)", tas ? "atom.exch" : "atom.cas");
             continue;
         }
         s->fence_acq = f;
@@ -196,6 +212,16 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
             continue;
         }
         const Instr *ri = &s->release->u.instr;
+        /* The rewrite's scope: the fences', but never narrower than the
+         * lock operations' own (atom is .gpu when it names none; a
+         * volatile store is .sys): a .cta CAS is not morally strong with
+         * another CTA's, which would lose mutual exclusion across CTAs.
+         * Shared memory has no other CTA: the fences' scope suffices. */
+        if (!str_eqc(s->space, ".shared")) {
+            const char *rs = ri->op == OP_atom ? scope_of(ri, "gpu") : instr_has_mod(ri, ".volatile") ? "sys" : s->scope;
+            if (scope_rank(s->cas_scope) > scope_rank(s->scope)) s->scope = s->cas_scope;
+            if (scope_rank(rs) > scope_rank(s->scope)) s->scope = rs;
+        }
         s->exch_dead = false;
         if (ri->op == OP_atom) {
             if (ri->ops[0].kind == OPND_SINK) s->exch_dead = true;
