@@ -265,8 +265,30 @@ static Z3_ast div_guarded(ProofSession *ps, const Term *x, Z3_ast a, Z3_ast b)
     return Z3_mk_ite(c, Z3_mk_eq(c, b, bv(ps, w, 0)), uf1(ps, zname, a, w), q);
 }
 
+/* An expression of width w from one of another width: zero-extended or
+ * truncated (a term whose operands disagree in width, e.g. a 64-bit sum
+ * of a 32-bit index, is read as PTX reads mixed widths: the narrower
+ * operand zero-extended).  NULL in, NULL out (a Z3 error happened). */
+static Z3_ast fit(ProofSession *ps, Z3_ast a, unsigned w)
+{
+    if (!a || z3g.error || !w) return NULL;
+    Z3_context c = ps->ctx;
+    Z3_sort s = Z3_get_sort(c, a);
+    if (z3g.error || Z3_get_sort_kind(c, s) != Z3_BV_SORT) return NULL;
+    unsigned have = Z3_get_bv_sort_size(c, s);
+    if (have == w) return a;
+    return have < w ? Z3_mk_zero_ext(c, w - have, a) : Z3_mk_extract(c, w - 1, 0, a);
+}
+
+static unsigned wmax(const Term *x, const Term *y) { return x->width > y->width ? x->width : y->width; }
+
+/* The Z3 expression of x, of x's width; NULL after a Z3 error (the query
+ * answers unknown: a malformed term is never a crash). */
+static Z3_ast translate1(ProofSession *ps, const Term *x);
+
 static Z3_ast translate(ProofSession *ps, const Term *x)
 {
+    if (!x || z3g.error || x->width == 0) return NULL;
     if (x->id >= ps->memo_cap) {
         uint32_t nc = ps->memo_cap ? ps->memo_cap : 256;
         while (nc <= x->id) nc *= 2;
@@ -275,78 +297,114 @@ static Z3_ast translate(ProofSession *ps, const Term *x)
         ps->memo_cap = nc;
     }
     if (ps->memo[x->id]) return ps->memo[x->id];
+    Z3_ast r = translate1(ps, x);
+    r = fit(ps, r, x->width);
+    if (!r || z3g.error) return NULL;
+    ps->memo[x->id] = r;
+    return r;
+}
+
+static Z3_ast translate1(ProofSession *ps, const Term *x)
+{
     Z3_context c = ps->ctx;
     Z3_ast r = NULL;
     Z3_ast a[3] = { NULL, NULL, NULL };
-    if (x->op != T_ADD && x->op != T_UF)
-        for (uint32_t i = 0; i < x->n && i < 3; i++) a[i] = translate(ps, x->args[i]);
+    unsigned w = x->width;
+    if (x->op != T_ADD && x->op != T_UF && x->op != T_CONST && x->op != T_ATOM) {
+        if (x->n > 3) return NULL;
+        for (uint32_t i = 0; i < x->n; i++)
+            if (!(a[i] = translate(ps, x->args[i]))) return NULL;
+    }
     switch (x->op) {
-    case T_CONST: r = bv(ps, x->width, x->k); break;
+    case T_CONST: r = bv(ps, w, x->k); break;
     case T_ATOM: {
         char name[160];
         size_t n = (size_t)snprintf(name, sizeof name, "t%u_", x->id);
         term_format(name + n, sizeof name - n, x);
-        r = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bv_sort(c, x->width));
+        r = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bv_sort(c, w));
         break;
     }
     case T_ADD:
-        r = bv(ps, x->width, x->k);
-        for (uint32_t i = 0; i < x->n; i++) {
-            Z3_ast t = translate(ps, x->args[i]);
-            if (x->coef[i] != 1) t = Z3_mk_bvmul(c, bv(ps, x->width, x->coef[i]), t);
+        r = bv(ps, w, x->k);
+        for (uint32_t i = 0; i < x->n && r; i++) {
+            Z3_ast t = fit(ps, translate(ps, x->args[i]), w);
+            if (!t) return NULL;
+            if (x->coef[i] != 1) t = Z3_mk_bvmul(c, bv(ps, w, x->coef[i]), t);
             r = Z3_mk_bvadd(c, r, t);
         }
         break;
-    case T_MUL: r = Z3_mk_bvmul(c, a[0], a[1]); break;
+    case T_MUL: r = Z3_mk_bvmul(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
     case T_MULHI_U: case T_MULHI_S: {
-        unsigned w = x->width;
-        Z3_ast ea = x->op == T_MULHI_U ? Z3_mk_zero_ext(c, w, a[0]) : Z3_mk_sign_ext(c, w, a[0]);
-        Z3_ast eb = x->op == T_MULHI_U ? Z3_mk_zero_ext(c, w, a[1]) : Z3_mk_sign_ext(c, w, a[1]);
+        Z3_ast x0 = fit(ps, a[0], w), x1 = fit(ps, a[1], w);
+        if (!x0 || !x1) return NULL;
+        Z3_ast ea = x->op == T_MULHI_U ? Z3_mk_zero_ext(c, w, x0) : Z3_mk_sign_ext(c, w, x0);
+        Z3_ast eb = x->op == T_MULHI_U ? Z3_mk_zero_ext(c, w, x1) : Z3_mk_sign_ext(c, w, x1);
         r = Z3_mk_extract(c, 2 * w - 1, w, Z3_mk_bvmul(c, ea, eb));
         break;
     }
-    case T_UDIV: case T_SDIV: case T_UREM: case T_SREM: r = div_guarded(ps, x, a[0], a[1]); break;
-    case T_AND: r = Z3_mk_bvand(c, a[0], a[1]); break;
-    case T_OR: r = Z3_mk_bvor(c, a[0], a[1]); break;
-    case T_XOR: r = Z3_mk_bvxor(c, a[0], a[1]); break;
-    case T_SHL: r = Z3_mk_bvshl(c, a[0], a[1]); break;
-    case T_LSHR: r = Z3_mk_bvlshr(c, a[0], a[1]); break;
-    case T_ASHR: r = Z3_mk_bvashr(c, a[0], a[1]); break;
-    case T_ZEXT: r = Z3_mk_zero_ext(c, x->width - x->args[0]->width, a[0]); break;
-    case T_SEXT: r = Z3_mk_sign_ext(c, x->width - x->args[0]->width, a[0]); break;
-    case T_TRUNC: r = Z3_mk_extract(c, x->width - 1, 0, a[0]); break;
-    case T_ITE: r = Z3_mk_ite(c, as_bool(ps, a[0]), a[1], a[2]); break;
-    case T_EQ: r = from_bool(ps, Z3_mk_eq(c, a[0], a[1])); break;
-    case T_ULT: r = from_bool(ps, Z3_mk_bvult(c, a[0], a[1])); break;
-    case T_ULE: r = from_bool(ps, Z3_mk_bvule(c, a[0], a[1])); break;
-    case T_SLT: r = from_bool(ps, Z3_mk_bvslt(c, a[0], a[1])); break;
-    case T_SLE: r = from_bool(ps, Z3_mk_bvsle(c, a[0], a[1])); break;
-    case T_UMIN: r = Z3_mk_ite(c, Z3_mk_bvult(c, a[0], a[1]), a[0], a[1]); break;
-    case T_UMAX: r = Z3_mk_ite(c, Z3_mk_bvult(c, a[0], a[1]), a[1], a[0]); break;
-    case T_SMIN: r = Z3_mk_ite(c, Z3_mk_bvslt(c, a[0], a[1]), a[0], a[1]); break;
-    case T_SMAX: r = Z3_mk_ite(c, Z3_mk_bvslt(c, a[0], a[1]), a[1], a[0]); break;
+    case T_UDIV: case T_SDIV: case T_UREM: case T_SREM: {
+        Z3_ast x0 = fit(ps, a[0], w), x1 = fit(ps, a[1], w);
+        if (!x0 || !x1) return NULL;
+        r = div_guarded(ps, x, x0, x1);
+        break;
+    }
+    case T_AND: r = Z3_mk_bvand(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
+    case T_OR: r = Z3_mk_bvor(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
+    case T_XOR: r = Z3_mk_bvxor(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
+    case T_SHL: r = Z3_mk_bvshl(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
+    case T_LSHR: r = Z3_mk_bvlshr(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
+    case T_ASHR: r = Z3_mk_bvashr(c, fit(ps, a[0], w), fit(ps, a[1], w)); break;
+    case T_ZEXT: r = w > x->args[0]->width ? Z3_mk_zero_ext(c, w - x->args[0]->width, a[0]) : fit(ps, a[0], w); break;
+    case T_SEXT: r = w > x->args[0]->width ? Z3_mk_sign_ext(c, w - x->args[0]->width, a[0]) : fit(ps, a[0], w); break;
+    case T_TRUNC: r = fit(ps, a[0], w); break;
+    case T_ITE: {
+        Z3_ast cond = x->args[0]->width == 1 ? as_bool(ps, a[0]) : Z3_mk_not(c, Z3_mk_eq(c, a[0], bv(ps, x->args[0]->width, 0)));
+        Z3_ast t = fit(ps, a[1], w), e = fit(ps, a[2], w);
+        if (!t || !e) return NULL;
+        r = Z3_mk_ite(c, cond, t, e);
+        break;
+    }
+    case T_EQ: case T_ULT: case T_ULE: case T_SLT: case T_SLE: {
+        unsigned cw = wmax(x->args[0], x->args[1]);
+        Z3_ast x0 = fit(ps, a[0], cw), x1 = fit(ps, a[1], cw);
+        if (!x0 || !x1) return NULL;
+        Z3_ast b = x->op == T_EQ ? Z3_mk_eq(c, x0, x1) : x->op == T_ULT ? Z3_mk_bvult(c, x0, x1) : x->op == T_ULE ? Z3_mk_bvule(c, x0, x1)
+                 : x->op == T_SLT ? Z3_mk_bvslt(c, x0, x1) : Z3_mk_bvsle(c, x0, x1);
+        r = from_bool(ps, b);
+        break;
+    }
+    case T_UMIN: case T_UMAX: case T_SMIN: case T_SMAX: {
+        Z3_ast x0 = fit(ps, a[0], w), x1 = fit(ps, a[1], w);
+        if (!x0 || !x1) return NULL;
+        Z3_ast lt = (x->op == T_UMIN || x->op == T_UMAX) ? Z3_mk_bvult(c, x0, x1) : Z3_mk_bvslt(c, x0, x1);
+        r = (x->op == T_UMIN || x->op == T_SMIN) ? Z3_mk_ite(c, lt, x0, x1) : Z3_mk_ite(c, lt, x1, x0);
+        break;
+    }
     case T_UF: {
         Z3_sort *dom = xmalloc(sizeof(Z3_sort) * (x->n + 1));
         Z3_ast *args = xmalloc(sizeof(Z3_ast) * (x->n + 1));
         char name[200];
         size_t len = (size_t)snprintf(name, sizeof name, "%.*s/", STR_FMT(x->name));
-        for (uint32_t i = 0; i < x->n; i++) {
+        bool ok = true;
+        for (uint32_t i = 0; i < x->n && ok; i++) {
             args[i] = translate(ps, x->args[i]);
+            ok = args[i] != NULL;
             dom[i] = Z3_mk_bv_sort(c, x->args[i]->width);
             if (len < sizeof name) len += (size_t)snprintf(name + len, sizeof name - len, "%u.", x->args[i]->width);
         }
-        Z3_func_decl f = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), x->n, dom, Z3_mk_bv_sort(c, x->width));
-        r = Z3_mk_app(c, f, x->n, args);
+        if (ok) {
+            Z3_func_decl f = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), x->n, dom, Z3_mk_bv_sort(c, w));
+            r = Z3_mk_app(c, f, x->n, args);
+        }
         free(dom);
         free(args);
         break;
     }
     default:
-        r = Z3_mk_fresh_const(c, "unknown", Z3_mk_bv_sort(c, x->width));
+        r = Z3_mk_fresh_const(c, "unknown", Z3_mk_bv_sort(c, w));
         break;
     }
-    ps->memo[x->id] = r;
-    return r;
+    return z3g.error ? NULL : r;
 }
 #endif
 
@@ -397,6 +455,10 @@ static void assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, con
 {
     Z3_context c = ps->ctx;
     Z3_ast zx = translate(ps, x), zy = translate(ps, y);
+    if (!zx || !zy || (premise && !translate(ps, premise))) {
+        z3g.error = true;   /* unknown, never a Z3 call on a missing expression */
+        return;
+    }
     enum { MAXN = 32 };
     const Term *eq[MAXN];
     uint32_t neq = 0, nn = 0;
@@ -410,14 +472,22 @@ static void assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, con
             snprintf(name, sizeof name, "named%u", u->id);
             from[nn] = translate(ps, u);
             to[nn] = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bv_sort(c, u->width));
-            other[nn++] = translate(ps, v);
+            other[nn] = fit(ps, translate(ps, v), u->width);
+            if (!from[nn] || !other[nn]) {
+                z3g.error = true;
+                return;
+            }
+            nn++;
             break;
         }
     }
     for (uint32_t i = 0; i < nn; i++)
         Z3_solver_assert(c, s, Z3_mk_eq(c, to[i], Z3_substitute(c, other[i], nn, from, to)));
     for (uint32_t i = 0; i < nn; i++) Z3_solver_assert(c, s, Z3_mk_eq(c, to[i], from[i]));
-    Z3_ast ne = Z3_mk_not(c, Z3_mk_eq(c, zx, zy));
+    if (z3g.error) return;
+    unsigned cw = wmax(x, y);
+    Z3_ast ne = Z3_mk_not(c, Z3_mk_eq(c, fit(ps, zx, cw), fit(ps, zy, cw)));
+    if (z3g.error) return;
     if (premise) Z3_solver_assert(c, s, as_bool(ps, translate(ps, premise)));
     Z3_solver_assert(c, s, nn ? Z3_substitute(c, ne, nn, from, to) : ne);
 }
@@ -478,7 +548,8 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
         for (uint32_t i = 0; i < av.n; i++) {
             Z3_ast val = NULL;
             uint64_t v = 0;
-            if (Z3_model_eval(c, m, translate(ps, av.atom[i]), true, &val) && val && Z3_get_numeral_uint64(c, val, &v))
+            Z3_ast at = translate(ps, av.atom[i]);
+            if (at && Z3_model_eval(c, m, at, true, &val) && val && Z3_get_numeral_uint64(c, val, &v))
                 av.val[i] = v;
         }
         format_cex(&av, x, y, cex, cexcap);

@@ -100,6 +100,7 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
         Stmt *st = ir_new_instr(fn, buf, 2);
         st->u.instr.ops[0] = addr;
         st->u.instr.ops[1] = ir_op_int(m, 0);
+        st->line = s->release->line;
         ir_insert_before(s->release, st);
         ir_remove(s->release);
         s->release = st;
@@ -115,6 +116,7 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
         Stmt *ns = ir_new_instr(fn, "nanosleep.u32", 1);
         ns->u.instr.ops[0] = ir_op_int(m, o->backoff);
         ns->u.instr.guard = b->guard, ns->u.instr.guard_neg = s->again_neg; /* after a failed attempt */
+        ns->line = s->bra->line;
         ir_insert_before(s->bra, ns);
     }
     if (o->debug_spin > 0) {

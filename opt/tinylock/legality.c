@@ -374,6 +374,9 @@ static bool affine_producer(BCtx *c, const MemAccess *x, const MemAccess *y, int
     if (!c->tid || !cta_uniform_but_tid(x->addr, c->tid, 0)) return false;
     uint64_t coef = 0;
     if (!term_linear_in(c->tt, x->addr, c->tid, &coef) || !coef) return false;
+    /* the load must read within the one producer's bytes: a wider load
+     * also covers its neighbour's store (issue 23, class 1) */
+    if (!y->bytes || y->bytes > x->bytes) return false;
     unsigned w = x->addr->width;
     int64_t sc = w == 64 ? (int64_t)coef : (int64_t)(int32_t)(uint32_t)coef;
     uint64_t mag = sc < 0 ? (uint64_t)-sc : (uint64_t)sc;
@@ -516,7 +519,7 @@ void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
                         fail = true;
                         break;
                     }
-                    if (n == 0 && !z3) continue; /* the thread's own bytes: program order */
+                    if (n == 0) continue; /* only the thread's own bytes (affine or Z3): program order, no channel */
                     int k;
                     for (k = 0; k < p->ncons; k++)
                         if (p->cons[k].instr == y->instr) break;

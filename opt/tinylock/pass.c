@@ -97,6 +97,21 @@ static void run_barrier(Function *fn, const TlTarget *t, const Options *o, Remar
             p.nrelaxed = 0;
         }
     }
+    /* profit=auto prices the flags' shared memory against occupancy: a
+     * rewrite that lowers the blocks an SM holds (on the target, at the
+     * declared block size) is not taken for the barriers it saves */
+    if (p.nrelaxed && p.ncons && o->profit) {
+        Resources r0 = tl_resources(fn, t, p.ntid, 4ll * p.nflags);
+        if (r0.arch && r0.blocks_after < r0.blocks_before) {
+            for (int i = 0; i < p.nbars; i++)
+                if (p.bars[i].relaxed)
+                    p.bars[i].relaxed = false,
+                    snprintf(p.bars[i].why, sizeof p.bars[i].why, "not profitable: the flags (%lld bytes of shared memory) lower the "
+                             "blocks per SM on %s from %d to %d (profit=off forces)", r0.smem_added, r0.arch, r0.blocks_before,
+                             r0.blocks_after);
+            p.nrelaxed = 0;
+        }
+    }
     for (int i = 0; i < p.nbars; i++) {
         BarSite *b = &p.bars[i];
         if (b->relaxed) continue;
