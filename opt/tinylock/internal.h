@@ -74,7 +74,8 @@ typedef struct SpinSite {
     Stmt *fence_rel, *release;/* the fence before the release, the release */
     const Term *addr;
     Str space;                /* ".shared", ".global" or empty (generic) */
-    const char *scope;        /* of the fences: "cta", "gpu", "sys" */
+    const char *scope;        /* of the rewrite: the fences', widened to the lock operations' own ("cta", "gpu", "sys") */
+    const char *fence_scope;  /* of the fences as written */
     bool exch_dead;           /* the release is atom.exch whose result nothing reads */
     bool acquire_shape;       /* the loop, the attempt and the fence were recognised (release or not) */
     bool racy;                /* the loop and the attempt were recognised, with no fence after the acquire:

@@ -241,11 +241,11 @@ void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s)
     uint8_t *near = malloc(cfg->ninstr + 1);
     for (uint32_t i = 0; i <= cfg->ninstr; i++) near[i] = !cta || own[i] || pre[i] || w.seen[i];
     /* first strong and first other access of each set (instruction + 1).
-     * A synchronising access in the critical section that no access
-     * outside it may write or synchronise with (every such access that may
-     * touch its bytes is in the critical section too: data the lock
-     * protects, like a volatile counter) is observed only by threads that
-     * take the lock, for which the lock's own release/acquire orders it. */
+     * A synchronising access in the critical section that no synchronising
+     * access outside it may touch (every strong access to its bytes is in
+     * the critical section too: data the lock protects, like a volatile
+     * counter; a weak access synchronises with nothing) is observed only
+     * by threads that take the lock, whose own release/acquire orders it. */
     uint32_t strong[3] = { 0 }, any[3] = { 0 };
     for (uint32_t k = 0; k < mi->nacc; k++) {
         const MemAccess *a = &mi->acc[k];
@@ -257,7 +257,7 @@ void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s)
             for (uint32_t j = 0; j < mi->nacc && prot; j++) {
                 const MemAccess *b = &mi->acc[j];
                 if (own[b->instr] || b->instr == casi || !near[b->instr] || immutable(mi, b)) continue;
-                if (!(b->flags & (MACC_STORE | MACC_ATOMIC)) && weak(cfg->instr[b->instr], b)) continue;
+                if (weak(cfg->instr[b->instr], b)) continue;   /* a weak access synchronises with nothing */
                 if (memory_alias(fn, i, b->instr) != ALIAS_NO) prot = false;
             }
             if (prot) st = false;

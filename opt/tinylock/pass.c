@@ -49,7 +49,7 @@ static void run_spin(Function *fn, const TlTarget *t, const Options *o, Remarks 
         remark(rm, PASS, fn, s[i].cas, REMARK_APPLIED,
                "spin lock upgraded: %s + %s -> acquire-%s (%s scope), %s + atom.exch -> %s at line %u%s%s; "
                "critical section kept; shared memory +0 bytes",
-               tas ? "atom.exch" : "atom.cas", tl_membar(s[i].scope), tas ? "exch" : "CAS", s[i].scope, tl_membar(s[i].scope),
+               tas ? "atom.exch" : "atom.cas", tl_membar(s[i].fence_scope), tas ? "exch" : "CAS", s[i].scope, tl_membar(s[i].fence_scope),
                s[i].release->u.instr.op == OP_st ? "st.release" : "atom.release.exch", rel_line,
                o->backoff > 0 && t->ordered ? ", nanosleep backoff" : "", o->debug_spin > 0 ? ", debug spin bound" : "");
         done++;

@@ -193,6 +193,7 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
             continue;
         }
         s->fence_acq = f;
+        s->fence_scope = s->scope;
         s->acquire_shape = true;
         /* the release: one, after a fence of the same scope */
         int nrel = 0;

@@ -201,7 +201,9 @@ class Campaign:
         # under weak memory too when a configuration runs there, and always
         # for the sync kernels: a program racy under the PTX memory model is
         # the generator's fault, not a pass's
-        modes = [""]
+        modes = []
+        if not self.configs or any(passes.WEAK not in c[2] for c in self.configs):
+            modes.append("")
         if self.a.source == "sync" or any(passes.WEAK in c[2] for c in self.configs):
             modes.append(passes.WEAK)
         for mode in modes:

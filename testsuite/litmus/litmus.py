@@ -195,6 +195,21 @@ add("WRC.rel-acq.grid", "grid", g, [["st.relaxed.gpu x 1"], ["ld.relaxed.gpu r0 
                                      ["ld.acquire.gpu r1 y", "ld.relaxed.gpu r2 x"]],
     forbid=["1:r0=1 2:r1=1 2:r2=0"], why="cumulativity across CTAs at .gpu")
 
+# The litmus-sized cores of the tinylock rewrites (issue 23): each kept
+# rewrite's ordering, and the narrowed one the pass no longer emits.
+# (the lock word y starts 0 = held by T0; 1 = free: a thread that
+# exchanges 0 into it and reads 1 took the lock)
+add("core.spinlock.gpu.grid", "grid", g, [["st x 1", "st.release.gpu y 1"], ["atom.acquire.gpu.exch r0 y 0", "ld r1 x"]],
+    forbid=["1:r0=1 1:r1=0"],
+    why="the upgraded lock handed over across CTAs: the holder's critical-section store, its st.release.gpu; the next "
+        "owner's acquire exchange finds the lock free, then must see the store (release/acquire at .gpu synchronise)")
+add("core.spinlock.cta-narrowed.grid", "grid", g, [["st x 1", "st.release.cta y 1"], ["atom.acquire.cta.exch r0 y 0", "ld r1 x"]],
+    allow=["1:r0=1 1:r1=0", "1:r0=0 y=0"],
+    why="the class-5 rewrite (the lock narrowed to the fences' .cta scope): across CTAs nothing synchronises, and the "
+        "exchange is not atomic against the release (it may miss it and leave the lock held: y=0)")
+add("core.channel.cta", "cta", "shared", [["st x 1", "st.release.cta y 1"], ["ld.acquire.cta r0 y", "ld r1 x"]], forbid=["1:r0=1 1:r1=0"],
+    why="the barrier channel and the lock-as-flag wait: producer store, st.release.cta of the flag; consumer ld.acquire.cta, load")
+
 LOCS = {"x": 0, "y": 128, "z": 256}
 
 
