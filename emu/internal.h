@@ -346,6 +346,7 @@ typedef struct Warp {
     Rec *rec; int nrec, caprec;
     bool listed;
     uint32_t loop_streak;       /* consecutive loop-header yields without progress */
+    uint32_t yield_streak;      /* hanoi: loop-header yields since the split stack last rotated (progress or not) */
     uint64_t last_pick;         /* its: M->clock when it was last picked */
     uint32_t picks;
 } Warp;

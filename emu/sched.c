@@ -204,6 +204,19 @@ static bool hanoi_yield(Machine *M, Warp *w, uint32_t pc)
     top->pc = pc;
     top->yield_pc = pc;
     w->loop_streak++;
+    /* Bounded fairness among the warp's paths: a loop that writes memory
+     * on every iteration (a retry loop that takes and releases a lock)
+     * counts as progress and never trips the watchdog, yet may wait for
+     * a path below it on the stack; after 8 watchdog periods of yields the
+     * top path goes to the bottom (any order is a valid schedule under
+     * independent thread scheduling). */
+    if (M->L->policy == EMU_POLICY_HANOI && w->nws >= 2 && ++w->yield_streak > 8 * M->L->watchdog) {
+        Split t = w->ws[w->nws - 1];
+        memmove(&w->ws[1], &w->ws[0], sizeof(Split) * (size_t)(w->nws - 1));
+        w->ws[0] = t;
+        w->yield_streak = 0;
+        return true;
+    }
     if (w->nrec) {
         Rec *r = &w->rec[w->nrec - 1];
         if (r->waiting && w->loop_streak > M->L->watchdog) {

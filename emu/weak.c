@@ -97,6 +97,7 @@ typedef struct WHist {
 typedef struct WRel { uint64_t ts; uint32_t cta; uint8_t scope; } WRel;
 
 typedef struct WEntry {
+    uint64_t when;      /* M->clock when it was buffered (the drain bound) */
     WHist *h;
     uint64_t off;
     uint32_t size;
@@ -327,6 +328,12 @@ void weak_acquire_all(Machine *M, Thread *T, const Cta *c)
     wthread(M, T, c)->floor = M->wts;
 }
 
+/* A buffered store is performed within this many warp issues: hardware
+ * drains its store buffers in bounded time, and a lock released by a
+ * thread the scheduler does not pick (parked at a reconvergence point,
+ * say) must still become free for the threads spinning on it. */
+#define WDRAIN_BOUND 2048
+
 void weak_tick(Machine *M)
 {
     if (!M->nwlist) return;
@@ -337,6 +344,12 @@ void weak_tick(Machine *M)
         drain_random(M, T);
         z = wrand(M);
     }
+    if ((M->clock & 63) == 0)
+        for (uint32_t i = 0; i < M->nwlist;) {
+            Thread *T = M->wlist[i];
+            while (T->wk->n && M->clock - T->wk->buf[0].when > WDRAIN_BOUND) drain_one(M, T, 0);
+            if (T->wk->listed == (int32_t)i) i++;   /* else it left the list and another took its place */
+        }
 }
 
 void weak_end_group(Machine *M)
@@ -739,6 +752,7 @@ static void store_lane(Exec *x, const EInst *S, int l, bool counted)
         hist_write(M, h, off, e.data, e.dsh, size, &m);
     } else {
         if (wk->n == WBUF_CAP) drain_random(M, T);
+        e.when = M->clock;
         wk->buf[wk->n++] = e;
         wlist_add(M, T);
     }
