@@ -53,6 +53,23 @@ else:
                        "./bootstrap installs it (pip: nvidia-cuda-nvdisasm)")
 if getattr(config, "z3_libs", ""):
     config.available_features.add("z3")
+# 'root' when the tests run as root (CI does): tests that need a file of
+# another user make one with chown; elsewhere they are UNSUPPORTED.
+if os.geteuid() == 0:
+    config.available_features.add("root")
+# 'memory-limit' when the ptxas wrapper can limit its optimizer's memory
+# (not in an AddressSanitizer build, whose shadow memory needs terabytes of
+# address space)
+def wrapper_limits_memory():
+    import subprocess
+    try:
+        out = subprocess.run([os.path.join(config.ptxopt_builddir, "ptxopt-ptxas"), "--ptxopt-dry-run"],
+                             capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return any(l.startswith("memory limit: ") and "not applied" not in l for l in out.splitlines())
+if wrapper_limits_memory():
+    config.available_features.add("memory-limit")
 # 'ptxopt-run' when it was built (configure found cuda.h); 'cuda-stub' when
 # configure found the toolkit's stub libcuda.so (%cuda_stub).
 if os.access(os.path.join(bindir, "ptxopt-run"), os.X_OK):

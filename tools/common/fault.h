@@ -18,6 +18,9 @@ typedef enum FaultKind {
     FAULT_CRASH,        /* the worker dies of SIGSEGV after parsing */
     FAULT_TIMEOUT,      /* the worker hangs after parsing */
     FAULT_PTXAS_REJECT, /* the printed PTX gets a line ptxas rejects */
+    FAULT_MEMORY,       /* the worker allocates (without touching) 64 MiB
+                         * blocks until one fails, up to 2 GiB: a memory
+                         * limit turns that into out of memory */
 } FaultKind;
 
 typedef struct Fault {
