@@ -4,7 +4,8 @@
 #   *.ptx, *.test  under lit/, unit/, ...   RUN/CHECK lines (FileCheck)
 #   corpus/**/*.ptx                          the round-trip ladder (see corpus/lit.local.cfg)
 #
-# Substitutions: %ptxopt %ptxopt-emu %ptxopt-run %cuda_stub %mock_cuda %FileCheck %ptxas %srcdir %builddir %unit
+# Substitutions: %ptxopt %ptxopt-emu %ptxopt-run %ptxopt-report %ptxopt-model-query %ptxopt-emu-measure
+#   %cuda_stub %mock_cuda %FileCheck %ptxas %srcdir %builddir %unit
 # Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
 #           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
 #           reported UNSUPPORTED (counted as skipped, never as passed) without.
@@ -103,6 +104,10 @@ def toolkit_bin(nvcc):
 
 # %cuda_bin: the toolkit's bin directory (holds the real nvcc, nvcc.profile, ptxas)
 config.substitutions.append(("%cuda_bin", toolkit_bin(nvcc) if nvcc else "/nonexistent"))
+# (longer names first: a substitution also matches the start of a longer one)
+config.substitutions.append(("%ptxopt-report", os.path.join(bindir, "ptxopt-report")))
+config.substitutions.append(("%ptxopt-model-query", os.path.join(bindir, "ptxopt-model-query")))
+config.substitutions.append(("%ptxopt-emu-measure", os.path.join(srcdir, "tools", "ptxopt-emu", "ptxopt-emu-measure")))
 config.substitutions.append(("%ptxopt-emu", os.path.join(bindir, "ptxopt-emu")))
 config.substitutions.append(("%ptxopt-tune", os.path.join(bindir, "ptxopt-tune")))
 config.substitutions.append(("%ptxopt-run", os.path.join(bindir, "ptxopt-run")))

@@ -34,6 +34,7 @@
 #include "tools/common/progress.h"
 #include "tools/ptxopt-ptxas/ptxas_args.h"
 #include "tools/ptxopt-ptxas/ptxas_find.h"
+#include "tools/ptxopt-ptxas/nvcc_info.h"
 #include "tools/common/record.h"
 #include "support/spawn.h"
 #include "tools/common/worker.h"
@@ -62,6 +63,8 @@ typedef struct Wrapper {
     char reason[1024];      /* why the original was used after all ("" if it was not a failure) */
     bool parse_refused;     /* the reason is that ptxopt could not parse an input */
     bool pipeline_ok;       /* the pipeline parsed */
+    NvccInfo nvcc;          /* what the nvcc that started us was asked (ptxopt-nvcc) */
+    bool have_nvcc;
 } Wrapper;
 
 static void verbose(const Wrapper *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -175,6 +178,37 @@ static void write_report(const Wrapper *w, int status)
     json_string(f, PACKAGE_VERSION);
     fputs(",\"cwd\":", f);
     json_or_null(f, getcwd(cwd, sizeof cwd));
+    if (w->have_nvcc) {
+        /* the user's files this run was for (see nvcc_info.h) */
+        const char *ptx = NULL;
+        for (int i = 0; i < w->cmd.ninputs && !ptx; i++)
+            if (w->cmd.inputs[i].kind == INPUT_FILE) ptx = w->cmd.inputs[i].name;
+        const char *src = ptx ? nvcc_info_source_for(&w->nvcc, ptx) : NULL;
+        char *obj = nvcc_info_object_for(&w->nvcc, src);
+        fputs(",\"source\":", f);
+        json_or_null(f, src);
+        fputs(",\"object\":", f);
+        json_or_null(f, obj);
+        free(obj);
+        fputs(",\"nvcc\":{\"command\":[", f);
+        for (int i = 0; i < w->nvcc.argc; i++) {
+            if (i) fputc(',', f);
+            json_string(f, w->nvcc.argv[i]);
+        }
+        fputs("],\"sources\":[", f);
+        for (int i = 0; i < w->nvcc.nsources; i++) {
+            if (i) fputc(',', f);
+            json_string(f, w->nvcc.sources[i]);
+        }
+        fputs("],\"output\":", f);
+        json_or_null(f, w->nvcc.output);
+        fputs(",\"targets\":[", f);
+        for (int i = 0; i < w->nvcc.ntargets; i++) {
+            if (i) fputc(',', f);
+            json_string(f, w->nvcc.targets[i]);
+        }
+        fputs("]}", f);
+    }
     fputs(",\"ptxas\":", f);
     json_or_null(f, w->real);
     fputs(",\"arch\":", f);
@@ -199,6 +233,7 @@ static void write_report(const Wrapper *w, int status)
     } else {
         json_or_null(f, w->reason[0] ? w->reason : NULL);
     }
+    fprintf(f, ",\"strict\":%s", w->cfg.strict ? "true" : "false");
     fprintf(f, ",\"ptxas_status\":%d,\"ms\":{\"optimize\":%.3f,\"ptxas\":%.3f},\"inputs\":[", status, w->ms_optimize,
             w->ms_ptxas);
     for (int i = 0; i < w->cmd.ninputs; i++) {
@@ -338,11 +373,31 @@ static void forward(const Wrapper *w, const char *path, int fd)
     free(text);
 }
 
+/* --ptxopt-strict: what would have been a fallback is an error.  Nothing
+ * more runs (no ptxas, so no output file), the reason is on one line, the
+ * report says "used":"none", and the status is 1. */
+_Noreturn static void fail_strict(Wrapper *w, const char *reason)
+{
+    OutBuf o;
+    out_init(&o);
+    unmask_paths(w, reason, strlen(reason), &o);
+    snprintf(w->reason, sizeof w->reason, "%.*s", (int)o.len, o.p ? o.p : "");
+    out_free(&o);
+    w->used = "none";
+    fputs("ptxopt-ptxas: error: ", stderr);
+    put_one_line(stderr, w->reason);
+    fputs(" (--ptxopt-strict: the original PTX is not used instead)\n", stderr);
+    write_report(w, 1);
+    remove_tmpdir(w);
+    exit(1);
+}
+
 /* Falls back: the original PTX, one warning line, ptxas's status.  When
  * the original fails too, the error is the input's and ptxas has said so;
  * the warning would only mislead (it is in the report and --ptxopt-verbose). */
 _Noreturn static void fall_back(Wrapper *w, const char *reason)
 {
+    if (w->cfg.strict) fail_strict(w, reason);
     OutBuf o;
     out_init(&o);
     unmask_paths(w, reason, strlen(reason), &o);
@@ -611,6 +666,31 @@ static const char *read_once(const char *path, char **real)
     return NULL;
 }
 
+/* --ptxopt-check: is the configuration good?  (ptxopt-nvcc asks once,
+ * before nvcc starts, so that a typo in $PTXOPT_PASSES fails the build at
+ * once rather than warn in every ptxas run.) */
+static int check_config(Wrapper *w)
+{
+    char perr[1024];
+    Pipeline pl;
+    if (w->cfg.error[0]) {
+        fprintf(stderr, "ptxopt-ptxas: error: %s\n", w->cfg.error);
+        return 2;
+    }
+    if (!pipeline_parse(w->cfg.passes, &pl, perr, sizeof perr)) {
+        fputs("ptxopt-ptxas: error: bad pipeline", stderr);
+        if (w->cfg.passes_file) fprintf(stderr, " in %s", w->cfg.passes_file);
+        else if (w->cfg.passes_from) fprintf(stderr, " in %s", w->cfg.passes_from);
+        fputs(": ", stderr);
+        put_one_line(stderr, perr);
+        fputc('\n', stderr);
+        return 2;
+    }
+    pipeline_free(&pl);
+    printf("strict: %s\n", w->cfg.strict ? "yes" : "no");
+    return 0;
+}
+
 /* What the real ptxas is told its name is: the wrapper's own name when that
  * is "ptxas" (nvcc, clang), else the real path, so that cubins come out
  * exactly as without the wrapper. */
@@ -629,6 +709,7 @@ int main(int argc, char **argv)
 {
     ptxas_cmd_parse(&w.cmd, argc, argv);
     wrapper_config_load(&w.cfg, &w.cmd);
+    w.have_nvcc = nvcc_info_load(&w.nvcc);
     if (w.cfg.help) { wrapper_usage(); return 0; }
     if (w.cfg.version) { printf("ptxopt-ptxas (ptxopt) %s\n", PACKAGE_VERSION); return 0; }
     if (w.cfg.list_options) { ptxas_options_print(stdout); return 0; }
@@ -641,15 +722,21 @@ int main(int argc, char **argv)
     bool loop = ptxas_env_problem(w.env_problem, sizeof w.env_problem);
     w.real = find_real_ptxas(argv[0], err, sizeof err, note, sizeof w.record_problem);
     if (w.cfg.dry_run) return dry_run(&w, argv[0], err);
+    if (w.cfg.check) return check_config(&w);
     if (!w.real) {
         fprintf(stderr, "ptxopt-ptxas: error: %s%s%s\n", w.env_problem, w.env_problem[0] ? "; " : "", err);
         return 1;
     }
     /* one line, from the outermost wrapper only; but a loop is seen only
      * by the wrapper inside it */
-    if (w.env_problem[0] && (!nested || loop))
+    if (w.env_problem[0] && (!nested || loop)) {
+        if (w.cfg.strict) fail_strict(&w, w.env_problem);
         fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", w.env_problem, w.real);
-    if (note[0] && !nested) fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", note, w.real);
+    }
+    if (note[0] && !nested) {
+        if (w.cfg.strict) fail_strict(&w, note);
+        fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", note, w.real);
+    }
     w.name0 = ptxas_name(argv[0], w.real);
     verbose(&w, "real ptxas: %s", w.real);
     mark_wrapper_running(w.real);
@@ -659,7 +746,10 @@ int main(int argc, char **argv)
     if (w.cfg.disable || w.cmd.ninputs == 0) run_plain(&w);
     if (!make_tmpdir(&w, err, sizeof err)) fall_back(&w, err);
     if (w.cfg.error[0]) fall_back(&w, w.cfg.error);
-    if (w.cmd.error[0]) run_plain(&w);   /* ptxas will report the unreadable options file */
+    if (w.cmd.error[0]) {
+        if (w.cfg.strict) fail_strict(&w, w.cmd.error);
+        run_plain(&w);   /* ptxas will report the unreadable options file */
+    }
     w.read_path = calloc((size_t)w.cmd.ninputs + 1, sizeof *w.read_path);
     if (!w.read_path) fatal_oom();
     for (int i = 0; i < w.cmd.ninputs; i++) {
@@ -670,6 +760,11 @@ int main(int argc, char **argv)
         const char *why = in->kind == INPUT_FILE ? read_once(in->name, &w.read_path[i]) : NULL;
         if (why) {
             snprintf(w.reason, sizeof w.reason, "%s is %s: passed to ptxas unoptimized", in->name, why);
+            if (w.cfg.strict) {
+                char msg[sizeof w.reason + 8];
+                snprintf(msg, sizeof msg, "%s is %s: it cannot be optimized", in->name, why);
+                fail_strict(&w, msg);
+            }
             verbose(&w, "%s", w.reason);
             run_plain(&w);
         }

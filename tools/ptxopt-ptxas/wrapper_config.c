@@ -75,9 +75,9 @@ static void apply(WrapperConfig *cfg, const char *opt, const char *from)
     size_t n = eq ? (size_t)(eq - opt) : strlen(opt);
     const char *val = eq ? eq + 1 : NULL;
     static const char *const flags[] = { "in-place", "canonical", "verbose", "dry-run", "disable", "help",
-                                         "version", "list-options" };
+                                         "version", "list-options", "strict", "check" };
     bool *flagv[] = { &cfg->in_place, &cfg->canonical, &cfg->verbose, &cfg->dry_run, &cfg->disable, &cfg->help,
-                      &cfg->version, &cfg->list_options };
+                      &cfg->version, &cfg->list_options, &cfg->strict, &cfg->check };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strlen(flags[i]) != n || strncmp(opt, flags[i], n) != 0) continue;
         if (val) bad(cfg, "%s: option '%s' takes no value", from, opt);
@@ -91,6 +91,7 @@ static void apply(WrapperConfig *cfg, const char *opt, const char *from)
             set_str(&cfg->passes, val);
             free(cfg->passes_file);
             cfg->passes_file = NULL;
+            cfg->passes_from = "--ptxopt-passes";
         }
         else if (IS("memory-limit")) {
             char *end;
@@ -124,7 +125,18 @@ void wrapper_config_load(WrapperConfig *cfg, const PtxasCmd *cmd)
     cfg->memory_mib = WRAPPER_DEFAULT_MEMORY_MIB;
     set_str(&cfg->passes, WRAPPER_DEFAULT_PASSES);
     const char *env = getenv("PTXOPT_PASSES");
-    if (env) set_str(&cfg->passes, env);
+    if (env) {
+        set_str(&cfg->passes, env);
+        cfg->passes_from = "$PTXOPT_PASSES";
+    }
+    env = getenv("PTXOPT_STRICT");
+    if (env && *env) {
+        if (strcmp(env, "1") == 0 || strcmp(env, "yes") == 0 || strcmp(env, "true") == 0) cfg->strict = true;
+        else if (strcmp(env, "0") != 0 && strcmp(env, "no") != 0 && strcmp(env, "false") != 0) {
+            bad(cfg, "PTXOPT_STRICT: '%s' is not 1 or 0%s", env, "");
+            cfg->strict = true;   /* whoever set it meant some strictness */
+        }
+    }
     env = getenv("PTXOPT_FAULT");
     if (env && *env) {
         char err[300];
@@ -178,6 +190,13 @@ void wrapper_usage(void)
 "  --ptxopt-verbose          say what the wrapper does, on stderr\n"
 "  --ptxopt-dry-run          print the inputs found and the ptxas command; run nothing\n"
 "  --ptxopt-disable          run the real ptxas only\n"
+"  --ptxopt-strict           no fallback: whatever would make the wrapper use the\n"
+"                            original PTX fails the run instead, with the reason\n"
+"                            (also $PTXOPT_STRICT=1; for CI and for tuning a build)\n"
+"  --ptxopt-check            check the configuration (options, $PTXOPT_FLAGS,\n"
+"                            $PTXOPT_PASSES, ...); print 'strict: yes|no', or the\n"
+"                            error and status 2; run nothing (ptxopt-nvcc does\n"
+"                            this once, before nvcc starts)\n"
 "  --ptxopt-fault=KIND[@SUFFIX]  inject a failure (testing): parse, pass, crash,\n"
 "                            timeout, ptxas-reject, memory (also $PTXOPT_FAULT)\n"
 "  --ptxopt-list-options     print the ptxas options the wrapper knows\n"

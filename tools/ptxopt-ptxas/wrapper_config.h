@@ -2,13 +2,15 @@
  *
  * Sources, later ones overriding earlier ones:
  *   1. defaults (no passes, 60 s time limit);
- *   2. $PTXOPT_PASSES (a pipeline, as ptxopt --passes), $PTXOPT_FAULT;
+ *   2. $PTXOPT_PASSES (a pipeline, as ptxopt --passes), $PTXOPT_FAULT,
+ *      $PTXOPT_STRICT (1 or 0);
  *   3. $PTXOPT_FLAGS: wrapper options separated by blanks (quoted like an
  *      options file), written --ptxopt-NAME[=VALUE] or just --NAME[=VALUE];
  *   4. --ptxopt-NAME[=VALUE] options on the ptxas command line (so that
  *      nvcc -Xptxas --ptxopt-passes=... works).
  * A bad setting is not fatal: it is kept in `error`, and the wrapper then
- * runs the real ptxas on the original PTX and says why.
+ * runs the real ptxas on the original PTX and says why (with strict, the
+ * run fails with that reason).
  *
  * Reading the configuration never blocks and never takes more than a
  * little memory: a pipeline file must be a regular file of at most
@@ -35,6 +37,7 @@
 typedef struct WrapperConfig {
     char *passes;           /* the pipeline */
     char *passes_file;      /* where the pipeline was read from, or NULL */
+    const char *passes_from; /* which setting gave it ("$PTXOPT_PASSES", ...; NULL: the default) */
     char *report;           /* append one JSON line per run to this file */
     double timeout;         /* seconds for the optimization (0: none) */
     unsigned long memory_mib; /* the optimizer's address-space limit (0: none) */
@@ -43,6 +46,8 @@ typedef struct WrapperConfig {
     bool verbose;           /* say what happens on stderr */
     bool dry_run;           /* print what would run, run nothing */
     bool disable;           /* just run the real ptxas */
+    bool strict;            /* a fallback fails the run instead */
+    bool check;             /* check the configuration, run nothing */
     bool help, version, list_options;
     Fault fault;
     char error[512];        /* the first bad setting */
