@@ -9,6 +9,7 @@
 # Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
 #           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
 #           reported UNSUPPORTED (counted as skipped, never as passed) without.
+#           'cuobjdump' (%cuobjdump) likewise; 'cmake' when cmake is on PATH.
 #           'nvdisasm' when NVIDIA's nvdisasm is found ($NVDISASM, PATH,
 #           /usr/local/cuda/bin, then where configure found it: the pip
 #           install of ./bootstrap); SASS tests say REQUIRES: nvdisasm.
@@ -52,6 +53,17 @@ if nvdisasm:
 else:
     lit_config.warning("nvdisasm not found: the SASS tests are UNSUPPORTED (skipped); "
                        "./bootstrap installs it (pip: nvidia-cuda-nvdisasm)")
+# 'cuobjdump' (%cuobjdump) like nvdisasm, also beside the nvdisasm configure
+# found (./bootstrap's pip install has both); 'cmake' when cmake is on PATH
+cuobjdump = find_tool("CUOBJDUMP", "cuobjdump")
+if not cuobjdump and nvdisasm:
+    p = os.path.join(os.path.dirname(nvdisasm), "cuobjdump")
+    cuobjdump = p if os.access(p, os.X_OK) else None
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+config.substitutions.append(("%cuobjdump", cuobjdump or "false"))
+if shutil.which("cmake"):
+    config.available_features.add("cmake")
 if getattr(config, "z3_libs", ""):
     config.available_features.add("z3")
 # 'root' when the tests run as root (CI does): tests that need a file of
@@ -123,7 +135,7 @@ config.substitutions.append(("%unit", os.path.join(bindir, "testsuite", "unit"))
 config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
 # Sanitizer runs (CI) must not be slowed by leak checks of short-lived tools.
-for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME"):
+for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "CUOBJDUMP", "TMPDIR", "HOME"):
     if k in os.environ:
         config.environment[k] = os.environ[k]
 # LLVM's test tools (FileCheck, not, count) come from llvm-14-tools.
