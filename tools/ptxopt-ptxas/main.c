@@ -710,6 +710,7 @@ int main(int argc, char **argv)
     ptxas_cmd_parse(&w.cmd, argc, argv);
     wrapper_config_load(&w.cfg, &w.cmd);
     w.have_nvcc = nvcc_info_load(&w.nvcc);
+    if (w.cfg.check) return check_config(&w);   /* (before anything else it could be asked) */
     if (w.cfg.help) { wrapper_usage(); return 0; }
     if (w.cfg.version) { printf("ptxopt-ptxas (ptxopt) %s\n", PACKAGE_VERSION); return 0; }
     if (w.cfg.list_options) { ptxas_options_print(stdout); return 0; }
@@ -722,7 +723,6 @@ int main(int argc, char **argv)
     bool loop = ptxas_env_problem(w.env_problem, sizeof w.env_problem);
     w.real = find_real_ptxas(argv[0], err, sizeof err, note, sizeof w.record_problem);
     if (w.cfg.dry_run) return dry_run(&w, argv[0], err);
-    if (w.cfg.check) return check_config(&w);
     if (!w.real) {
         fprintf(stderr, "ptxopt-ptxas: error: %s%s%s\n", w.env_problem, w.env_problem[0] ? "; " : "", err);
         return 1;
