@@ -73,5 +73,9 @@ typedef enum AliasResult { ALIAS_NO, ALIAS_MAY, ALIAS_MUST } AliasResult;
  *     width → MUST; otherwise MAY. */
 AliasResult memory_alias(Function *fn, uint32_t instr_a, uint32_t instr_b);
 const char *mem_space_name(MemSpace s);
+/* Is the memory access `acc` (an index into MemInfo.acc) a read of memory
+ * that nothing writes while the kernel runs: ld.global.nc, .const, a kernel's
+ * own parameters, or a read-only parameter (the immutable sources above)? */
+bool memory_unwritten(Function *fn, uint32_t acc);
 
 #endif
