@@ -141,7 +141,8 @@ class Campaign:
             self.invalid += 1
             self.log("INVALID %s: ptxas rejects it" % name)
             return
-        launches = [gen.launch_args(etype, g, b, seed) + (gen_sync.EMU_EXTRA if name.startswith("s") else [])
+        sync = name.startswith("s")
+        launches = [gen.launch_args(etype, g, b, seed, wrap_buffers=not sync) + (gen_sync.EMU_EXTRA if sync else [])
                     for g, b in gen.LAUNCHES]
         verdicts = {}          # output hash -> failure or None
         valid = None
