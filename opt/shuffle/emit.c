@@ -14,44 +14,47 @@
  *     @!%p ld.global...   %fD, [aD];                (the original load)
  *
  * Where the uniformity analysis proves every lane that entered the kernel
- * reaches D together (converged), %m and %c are computed once at kernel
- * entry and no activemask is needed: %m holds the lanes the warp has
- * (0xffffffff, or fewer in the last warp of a block whose size is not a
- * multiple of 32, from %ntid and %tid), and %c falls back when the warp is
- * partial or the row guard fails.  That costs about 17 instructions once
- * (none with .reqntid full warps), so it is used when converged sites sit
- * in a loop or in several blocks.
+ * reaches D together (converged) and every warp is full and one row at a
+ * %tid.x that is a multiple of 32, %m and %c are the immediates -1 and 31
+ * (0 up): nothing else is emitted.  That holds with .reqntid (%ntid.x a
+ * multiple of 32), and otherwise by versioning on the block shape
+ * (version=1, the default, where a site is converged; issue 22):
  *
- * Full-warp versioning (version=1, the default).  A membermask ptxas
- * cannot see is the warp's active lanes costs, on sm_70..sm_89, a
- * convergence check around every shuffle (MATCH.ANY, REDUX, VOTEU, a
- * branch and a slow-path call: about 9 SASS instructions per site and
- * iteration; issue 12).  So where the block shape is unknown, the kernel
- * body is copied once (ir/clone.h) and entered by a warp-uniform branch:
+ *     mov.u32 %nx, %ntid.x;  and.b32 %nx, %nx, 31;  setp.ne.u32 %odd, %nx, 0;
+ *     @%odd bra.uni $copy;           (the original body, untouched)
+ *     ... the rewritten body
  *
- *     <%m from %ntid/%tid as above>  setp.ne.s32 %partial, %m, -1;
- *     @%partial bra $copy;           (the original body, untouched)
- *     mov.b32 %full, -1;  ...        (the rewritten body: constant mask)
+ * The test is block-uniform, so the whole block takes one side and aligned
+ * CTA barriers are no obstacle; blocks of other shapes (16x4, a 1-D block
+ * of 48) run the original.  Without it (version=0, a body that cannot be
+ * copied: declarations or scopes after the first instruction, brx.idx
+ * tables, or an entry block that is a branch target), converged sites in
+ * loops or in many blocks share a kernel-wide guard: %m the lanes the warp
+ * has, from %ntid and %tid (about 16 instructions once), which ptxas for
+ * sm_70..sm_89 cannot tell is the warp's active lanes (a convergence check
+ * around every shuffle: MATCH.ANY, REDUX, VOTEU, a branch and a slow-path
+ * call, about 9 SASS instructions per site; issue 12), so with a known
+ * one-row shape it is versioned per warp (partial warps to the copy)
+ * unless the body has an aligned CTA barrier.  Elsewhere (a divergent
+ * region, lanes that may have exited, or a few straight-line converged
+ * sites) one activemask per region (a run of sites in one block with no
+ * exit, return or call between them) gives %m, and %c falls back unless all
+ * 32 lanes are active:
  *
- * Full warps (all warps but perhaps each block's last) run the rewritten
- * body with a constant full mask, which ptxas turns into a bare SHFL;
- * partial warps run the original code.  A body that cannot be copied
- * (declarations or scopes after the first instruction, brx.idx tables),
- * one with an aligned CTA barrier (bar.sync: all threads of the CTA must
- * wait at it through the same instruction, and the block's partial warp
- * would run the copy's), or an entry block that is a branch target, keeps
- * the computed mask.  Elsewhere (a divergent region, lanes
- * that may have exited, or a few straight-line converged sites) one
- * activemask per region (a run of sites in one block with no exit, return
- * or call between them) gives %m, and %c falls back unless all 32 lanes
- * are active:
- *
- *     activemask.b32  %m;  setp.ne.s32 %bad, %m, -1;  [or.pred %bad, %bad, %rowbad;]
+ *     activemask.b32  %m;  setp.ne.or.s32 %bad, %m, -1, %rowbad;
  *     selp.b32 %c, 0, 31, %bad;                       (and/or the up form)
  *
- * Row guard (block shape unknown): tid.x % 32 is the lane and tid.x + N in
- * the same warp only if ntid.x % 32 == 0 or the block is one row;
- * %rowbad is computed once at entry and folded into %c.
+ * Row guard (block shape unknown, not versioned): tid.x % 32 is the lane
+ * and tid.x + N in the same warp only if ntid.x % 32 == 0 or the block is
+ * one row; %rowbad is computed once at entry (the alignment form,
+ * ntid.x % 32 != 0 alone, where a site's no-wrap premise is warp
+ * alignment) and folded into the regions' setp.  plan.c decides the form
+ * once, for this file and the gate.
+ *
+ * Per-lane wrap check (wrap.c rule 3): where a widened index x of S's
+ * address may wrap between the lanes and x' - x is a constant d, lane l
+ * falls back where its x + d wraps:
+ *     setp.gt.or.s32 %fb, %x, INT_MAX - d, !%p;   @%fb ld.global ...
  *
  * The source's value: S's destination register itself when nothing writes
  * it between S and D (src_live), else a copy made right after S

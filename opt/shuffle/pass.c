@@ -12,14 +12,13 @@
  *
  * Address width.  nvcc widens a 32-bit index (sext/zext to 64 bits) before
  * scaling it, so exact 64-bit equality fails where the neighbour's index
- * wraps (i = INT_MAX).  We prove equality under the premise that, for every
- * widened 32-bit subterm x of A, the neighbour's x does not wrap relative to
- * ours: ext(x') == ext(x) + sext(x' - x).  (The research note's option (c):
- * CUDA/C signed indices do not overflow; PTXASW instead compared modulo
- * 2^32.)  A zero-extended (unsigned) index may wrap by definition: the
- * premise is used for it only where value ranges prove it
- * (shfl_zext_no_wrap), else the pair needs the runtime address check
- * (unsigned=1) or is refused.
+ * wraps (i = INT_MAX), and PTX integers do wrap.  We prove equality under
+ * the premise that, for every widened 32-bit subterm x of A, the
+ * neighbour's x does not wrap relative to ours: ext(x') == ext(x) +
+ * sext(x' - x), and the premise itself comes from value ranges, warp
+ * alignment or a per-lane check at run time (wrap.c, issue 22); else the
+ * pair needs the runtime address check (wrap=1) or is refused.  (PTXASW
+ * compared modulo 2^32; C's signed-overflow rule is no fact about PTX.)
  *
  * Lanes (issue 10).  The proof is an equation between lane l+N's S and
  * lane l's D.  Rule: every maximal subterm of S's address that is not a
