@@ -40,6 +40,7 @@ static bool loops_exit_together(const LaneFacts *lf, uint32_t l)
 static bool value_shared(const LaneFacts *lf, uint32_t v)
 {
     if (v >= lf->ssa->nvalues || !uniform_value(lf->uni, v)) return false;
+    if (lf->uni->div_outside[v]) return false; /* from a cycle lanes went round unequally (a divergent continue) */
     uint32_t b = lf->ssa->v[v].block;
     if (b == ANA_NONE) return true; /* the function's entry value */
     return b >= lf->li->cfg->n || loops_exit_together(lf, lf->li->innermost[b]);
