@@ -263,7 +263,8 @@ FEATURES = [  # what a reduced kernel still contains: a hint at the class
     # issue 22: a spin on an acquire that some lanes skip (lane timing), a
     # 32-bit index that wraps between lanes (gen_ptx.py: t + 2^31 - 64 or
     # t - 64), a loop left from a block that is not its header's (a break)
-    ("late", r"\bld\.acquire\."), ("wrap", r"\badd\.s64\s+%rd\d+, %rd\d+, 85899\d{5};|\bmul\.wide\.u32\s+%rd\d+, %r\d+, 4;"),
+    ("late", r"\bld\.acquire\."), ("wrap", r"\badd\.s32\s+(%r\d+), %r\d+, (?:21474835\d\d|21474836[0-4]\d|-\d+);\n\s*add\.s64\s+%rd\d+, %rd\d+, \d+;"
+             r"\n\s*mul\.wide\.[su]32\s+%rd\d+, \1, 4;"),
 ]
 
 
