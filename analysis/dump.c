@@ -340,6 +340,16 @@ static void uniform_block(Dumper *d, uint32_t b, FILE *sum, FILE *lines)
         }
         if (any) fputc('\n', lines);
     }
+    /* loads divergent by lane timing alone (uniform_timing.c) */
+    bool late = false;
+    for (uint32_t k = s->def_start[c->block_instr[b]]; k < s->def_start[c->block_instr[b + 1]]; k++) {
+        SsaValue v = s->defs[k];
+        if (!u->late[v]) continue;
+        fputs(late ? " " : "late (lanes may read it at different times): ", lines);
+        late = true;
+        value(lines, s, v);
+    }
+    if (late) fputc('\n', lines);
     for (uint32_t i = c->block_instr[b]; i < c->block_instr[b + 1]; i++) {
         const Instr *in = &c->instr[i]->u.instr;
         uint32_t fl = c->iflags[i];

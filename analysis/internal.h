@@ -76,6 +76,11 @@ static inline void u32_push(U32Vec *a, uint32_t x)
 }
 static inline void u32_free(U32Vec *a) { free(a->v); a->v = NULL; a->n = a->cap = 0; }
 
+/* uniform_timing.c: the loads lanes may read at different times with a
+ * write ordered between them, not yet divergent in u (flagged in late[],
+ * their values appended to out). */
+void uniform_timing(Function *fn, const Uniformity *u, uint8_t *late, U32Vec *out);
+
 /* Open-addressing map from a pointer to a uint32_t (arena-allocated). */
 typedef struct PtrMap {
     const void **keys;

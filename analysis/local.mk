@@ -10,7 +10,7 @@ libptxopt_a_SOURCES += \
 	analysis/ssa.c analysis/ssa.h analysis/ivars.c analysis/ivars.h \
 	analysis/terms.c analysis/terms.h analysis/value_terms.c analysis/value_terms.h \
 	analysis/z3bridge.c analysis/z3bridge.h analysis/memory.c analysis/memory.h \
-	analysis/uniform.c analysis/uniform.h analysis/llvm_mirror.c analysis/llvm_mirror.h \
+	analysis/uniform.c analysis/uniform_timing.c analysis/uniform.h analysis/llvm_mirror.c analysis/llvm_mirror.h \
 	analysis/dump.c analysis/dump.h
 
 check_PROGRAMS += testsuite/unit/analysis_tool

@@ -375,6 +375,12 @@ static bool immutable(Function *fn, const MemInfo *mi, const MemAccess *m)
     return false;
 }
 
+bool memory_unwritten(Function *fn, uint32_t acc)
+{
+    const MemInfo *mi = memory_get(fn);
+    return acc < mi->nacc && immutable(fn, mi, &mi->acc[acc]);
+}
+
 static bool known_space(uint8_t s) { return s != SPACE_GENERIC && s != SPACE_NONE && s != SPACE_OTHER; }
 
 bool memory_var_dynamic_shared(const Module *m, Str name)

@@ -76,5 +76,9 @@ AliasResult memory_alias(Function *fn, uint32_t instr_a, uint32_t instr_b);
  * at the CTA's dynamic shared memory, as every other such variable does. */
 bool memory_var_dynamic_shared(const Module *m, Str name);
 const char *mem_space_name(MemSpace s);
+/* Is the memory access `acc` (an index into MemInfo.acc) a read of memory
+ * that nothing writes while the kernel runs: ld.global.nc, .const, a kernel's
+ * own parameters, or a read-only parameter (the immutable sources above)? */
+bool memory_unwritten(Function *fn, uint32_t acc);
 
 #endif

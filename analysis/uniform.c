@@ -59,7 +59,8 @@ typedef struct UCtx {
     uint32_t *lstamp;
     uint8_t *joined;
     uint32_t stamp;
-    uint8_t *use_taint;       /* [nuses] read of a temporally divergent value */
+    uint32_t *cstamp;         /* [n] scratch: the blocks of a loop or cycle (escapes) */
+    uint32_t cstamp_n;
 } UCtx;
 
 static DivKind div_kind(UCtx *x, uint32_t i, const SsaVal *sv)
@@ -134,6 +135,50 @@ static void divergent_read(UCtx *x, uint32_t u)
     }
 }
 
+/* The merges of join block t that do not merge one value: divergent. */
+static void mark_merges(UCtx *x, uint32_t t)
+{
+    for (uint32_t k = x->s->phi_start[t]; k < x->s->phi_start[t + 1]; k++) {
+        SsaValue p = x->s->phis[k];
+        const SsaVal *pv = &x->s->v[p];
+        bool same = true;
+        for (uint32_t a = 1; a < pv->nargs; a++) same &= pv->args[a] == pv->args[0];
+        if (!same) mark(x, p);
+    }
+}
+
+/* The values defined in block lb, of a region of blocks stamped cs (a loop
+ * or cycle that lanes go round different numbers of times): where they
+ * are read outside it they may differ between the lanes (temporal
+ * divergence): the reads are tainted and what they compute is divergent,
+ * merges outside it are divergent, and the values themselves are marked
+ * div_outside (what the shuffle pass's lane rule asks). */
+static void escapes(UCtx *x, uint32_t lb, uint32_t cs)
+{
+    const Cfg *c = x->c;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t from = pass ? x->s->def_start[c->block_instr[lb]] : x->s->phi_start[lb];
+        uint32_t to = pass ? x->s->def_start[c->block_instr[lb + 1]] : x->s->phi_start[lb + 1];
+        for (uint32_t k = from; k < to; k++) {
+            SsaValue v = pass ? x->s->defs[k] : x->s->phis[k];
+            if (x->s->v[v].reg == x->s->nvars - 1) continue;
+            x->u->div_outside[v] = 1;
+            for (uint32_t d = x->s->du_start[v]; d < x->s->du_start[v + 1]; d++) {
+                uint32_t use = x->s->du[d];
+                uint32_t ub = c->instr_block[x->s->uses[use].instr];
+                if (x->cstamp[ub] == cs || x->u->use_div[use]) continue;
+                x->u->use_div[use] = 1;
+                divergent_read(x, use);
+            }
+            for (uint32_t d = x->s->pu_start[v]; d < x->s->pu_start[v + 1]; d++) {
+                SsaValue p = x->s->pu[d];
+                uint32_t pb = x->s->v[p].block;
+                if (pb >= c->n || x->cstamp[pb] != cs) mark(x, p);
+            }
+        }
+    }
+}
+
 /* Blocks reached from the two sides of divergent branch b meet: joins. */
 static void sync_dependence(UCtx *x, uint32_t b)
 {
@@ -157,7 +202,29 @@ static void sync_dependence(UCtx *x, uint32_t b)
         uint32_t L = x->label[y];
         for (uint32_t j = 0; j < cfg_nsucc(c, y); j++) {
             uint32_t t = cfg_succs(c, y)[j];
-            if (t >= n || t == b) continue;
+            if (t >= n) continue;
+            if (t == b) {
+                /* b itself again, before its post-dominator: b is in a cycle
+                 * some lanes go round while the others have left it (a
+                 * divergent loop exit or continue, whatever the loop's shape:
+                 * latch = exit, several exits, nested).  Only those lanes run
+                 * b and its loop from now on.  Two paths of b's own region
+                 * that meet at b make it a join as well (a loop header reached
+                 * over two back edges).  b's successors are the region's
+                 * seeds: nothing to propagate. */
+                x->u->partial[b] = 1;
+                if (x->lstamp[b] != st) {
+                    x->lstamp[b] = st;
+                    x->label[b] = L;
+                    x->joined[b] = 0;
+                } else if (x->label[b] != L && !x->joined[b]) {
+                    x->joined[b] = 1;
+                    x->label[b] = b;
+                    x->u->join[b] = 1;
+                    mark_merges(x, b);
+                }
+                continue;
+            }
             bool changed = false;
             if (x->lstamp[t] != st) {
                 x->lstamp[t] = st;
@@ -169,13 +236,7 @@ static void sync_dependence(UCtx *x, uint32_t b)
                 x->label[t] = t;
                 changed = true;
                 x->u->join[t] = 1;
-                for (uint32_t k = x->s->phi_start[t]; k < x->s->phi_start[t + 1]; k++) {
-                    SsaValue p = x->s->phis[k];
-                    const SsaVal *pv = &x->s->v[p];
-                    bool same = true;
-                    for (uint32_t a = 1; a < pv->nargs; a++) same &= pv->args[a] == pv->args[0];
-                    if (!same) mark(x, p);
-                }
+                mark_merges(x, t);
             }
             if (changed && t != ipd) {
                 x->u->partial[t] = 1;
@@ -190,30 +251,109 @@ static void sync_dependence(UCtx *x, uint32_t b)
         if (x->u->loop_div_exit[l]) continue;
         x->u->loop_div_exit[l] = 1;
         const Loop *L = &x->li->loops[l];
-        for (uint32_t bi = 0; bi < L->nblocks; bi++) {
-            uint32_t lb = L->blocks[bi];
-            /* values defined in lb: merges then writes */
-            for (uint32_t pass = 0; pass < 2; pass++) {
-                uint32_t from = pass ? x->s->def_start[c->block_instr[lb]] : x->s->phi_start[lb];
-                uint32_t to = pass ? x->s->def_start[c->block_instr[lb + 1]] : x->s->phi_start[lb + 1];
-                for (uint32_t k = from; k < to; k++) {
-                    SsaValue v = pass ? x->s->defs[k] : x->s->phis[k];
-                    if (x->s->v[v].reg == x->s->nvars - 1) continue;
-                    for (uint32_t d = x->s->du_start[v]; d < x->s->du_start[v + 1]; d++) {
-                        uint32_t use = x->s->du[d];
-                        uint32_t ub = c->instr_block[x->s->uses[use].instr];
-                        if (loop_contains(x->li, l, ub) || x->use_taint[use]) continue;
-                        x->use_taint[use] = 1;
-                        divergent_read(x, use);
-                    }
-                    for (uint32_t d = x->s->pu_start[v]; d < x->s->pu_start[v + 1]; d++) {
-                        SsaValue p = x->s->pu[d];
-                        if (!loop_contains(x->li, l, x->s->v[p].block)) mark(x, p);
-                    }
-                }
+        uint32_t cs = ++x->cstamp_n;
+        for (uint32_t bi = 0; bi < L->nblocks; bi++) x->cstamp[L->blocks[bi]] = cs;
+        for (uint32_t bi = 0; bi < L->nblocks; bi++) escapes(x, L->blocks[bi], cs);
+    }
+    /* a cycle through b that avoids its post-dominator inside a loop (a
+     * divergent continue): lanes go round it different numbers of times
+     * before they meet again at ipd, so what it computes differs between
+     * them where it is read outside it, exactly as after a loop left in
+     * different iterations.  The cycle: the blocks of b's region that
+     * reach b again without passing ipd. */
+    if (x->lstamp[b] == st) {
+        uint32_t cs = ++x->cstamp_n;
+        U32Vec w = { 0 };
+        x->cstamp[b] = cs;
+        u32_push(&w, b);
+        while (w.n) {
+            uint32_t y = w.v[--w.n];
+            for (uint32_t j = 0; j < cfg_npred(c, y); j++) {
+                uint32_t p = cfg_preds(c, y)[j];
+                if (p >= n || p == ipd || x->lstamp[p] != st || x->cstamp[p] == cs) continue;
+                x->cstamp[p] = cs;
+                u32_push(&w, p);
+            }
+        }
+        for (uint32_t y = 0; y < n; y++)
+            if (x->cstamp[y] == cs) escapes(x, y, cs);
+        u32_free(&w);
+    }
+}
+
+/* Data and sync dependence to a fixpoint. */
+static void propagate(UCtx *x)
+{
+    const Ssa *s = x->s;
+    while (x->work.n || x->branches.n) {
+        if (x->work.n) {
+            SsaValue v = x->work.v[--x->work.n];
+            for (uint32_t d = s->du_start[v]; d < s->du_start[v + 1]; d++) divergent_read(x, s->du[d]);
+            for (uint32_t d = s->pu_start[v]; d < s->pu_start[v + 1]; d++) mark(x, s->pu[d]);
+            continue;
+        }
+        uint32_t b = x->branches.v[--x->branches.n];
+        sync_dependence(x, b);
+    }
+}
+
+/* Exits: a divergent region that leaves (or a guarded divergent exit);
+ * recomputed from scratch after each round of propagation. */
+static void exits(UCtx *x)
+{
+    const Cfg *c = x->c;
+    Uniformity *u = x->u;
+    uint32_t n = c->n;
+    memset(u->exited_in, 0, n + 1);
+    U32Vec q = { 0 };
+    for (uint32_t b = 0; b < n; b++) u->exit_at[b] = ANA_NONE;
+    for (uint32_t b = 0; b < n; b++) {
+        if (u->branch_div[b] != 1) continue;
+        bool leaves = false;
+        uint32_t ipd = x->pd->idom[b];
+        /* the region again: blocks reachable from b's successors before ipd */
+        uint32_t st = ++x->stamp;
+        U32Vec r = { 0 };
+        for (uint32_t j = 0; j < cfg_nsucc(c, b); j++) {
+            uint32_t t = cfg_succs(c, b)[j];
+            if (t >= n) { leaves = true; continue; }
+            if (t == ipd || x->lstamp[t] == st) continue;
+            x->lstamp[t] = st;
+            u32_push(&r, t);
+        }
+        while (r.n && !leaves) {
+            uint32_t y = r.v[--r.n];
+            for (uint32_t j = 0; j < cfg_nsucc(c, y); j++) {
+                uint32_t t = cfg_succs(c, y)[j];
+                if (t >= n) { leaves = true; break; }
+                if (t == ipd || t == b || x->lstamp[t] == st) continue;
+                x->lstamp[t] = st;
+                u32_push(&r, t);
+            }
+        }
+        u32_free(&r);
+        if (!leaves) continue;
+        if (c->term[b] == TERM_RET || c->term[b] == TERM_EXIT || c->term[b] == TERM_TRAP)
+            u->exit_at[b] = c->term_instr[b];
+        for (uint32_t j = 0; j < cfg_nsucc(c, b); j++) {
+            uint32_t t = cfg_succs(c, b)[j];
+            if (t < n && !u->exited_in[t]) {
+                u->exited_in[t] = 1;
+                u32_push(&q, t);
             }
         }
     }
+    while (q.n) {
+        uint32_t y = q.v[--q.n];
+        for (uint32_t j = 0; j < cfg_nsucc(c, y); j++) {
+            uint32_t t = cfg_succs(c, y)[j];
+            if (t < n && !u->exited_in[t]) {
+                u->exited_in[t] = 1;
+                u32_push(&q, t);
+            }
+        }
+    }
+    u32_free(&q);
 }
 
 static Uniformity *uniform_build(Function *fn)
@@ -241,7 +381,10 @@ static Uniformity *uniform_build(Function *fn)
     x.label = xmalloc(sizeof(uint32_t) * (n + 1));
     x.lstamp = xcalloc(n + 1, sizeof(uint32_t));
     x.joined = xcalloc(n + 1, 1);
-    x.use_taint = xcalloc(s->use_start[c->ninstr] + 1, 1);
+    x.cstamp = xcalloc(n + 1, sizeof(uint32_t));
+    u->use_div = ARENA_ARRAY(a, uint8_t, s->use_start[c->ninstr] + 1);
+    u->div_outside = ARENA_ARRAY(a, uint8_t, s->nvalues + 1);
+    u->late = ARENA_ARRAY(a, uint8_t, s->nvalues + 1);
 
     /* sources */
     for (uint32_t v = 0; v < s->nvars - 1; v++) {
@@ -253,73 +396,25 @@ static Uniformity *uniform_build(Function *fn)
             SsaValue d = s->defs[k];
             if (div_kind(&x, i, &s->v[d]) == DK_ALWAYS) mark(&x, d);
         }
-    /* propagate data and sync dependence to a fixpoint */
-    while (x.work.n || x.branches.n) {
-        if (x.work.n) {
-            SsaValue v = x.work.v[--x.work.n];
-            for (uint32_t d = s->du_start[v]; d < s->du_start[v + 1]; d++) divergent_read(&x, s->du[d]);
-            for (uint32_t d = s->pu_start[v]; d < s->pu_start[v + 1]; d++) mark(&x, s->pu[d]);
-            continue;
-        }
-        uint32_t b = x.branches.v[--x.branches.n];
-        sync_dependence(&x, b);
+    /* propagate, place the exits, then the lane-timing rule
+     * (uniform_timing.c), which may make loads divergent: again until it
+     * adds nothing */
+    for (;;) {
+        propagate(&x);
+        exits(&x);
+        U32Vec late = { 0 };
+        uniform_timing(fn, u, u->late, &late);
+        for (uint32_t k = 0; k < late.n; k++) mark(&x, late.v[k]);
+        bool more = late.n > 0;
+        u32_free(&late);
+        if (!more) break;
     }
-    /* exits: a divergent region that leaves (or a guarded divergent exit) */
-    U32Vec q = { 0 };
-    for (uint32_t b = 0; b < n; b++) u->exit_at[b] = ANA_NONE;
-    for (uint32_t b = 0; b < n; b++) {
-        if (u->branch_div[b] != 1) continue;
-        bool leaves = false;
-        uint32_t ipd = x.pd->idom[b];
-        /* the region again: blocks reachable from b's successors before ipd */
-        uint32_t st = ++x.stamp;
-        U32Vec r = { 0 };
-        for (uint32_t j = 0; j < cfg_nsucc(c, b); j++) {
-            uint32_t t = cfg_succs(c, b)[j];
-            if (t >= n) { leaves = true; continue; }
-            if (t == ipd || x.lstamp[t] == st) continue;
-            x.lstamp[t] = st;
-            u32_push(&r, t);
-        }
-        while (r.n && !leaves) {
-            uint32_t y = r.v[--r.n];
-            for (uint32_t j = 0; j < cfg_nsucc(c, y); j++) {
-                uint32_t t = cfg_succs(c, y)[j];
-                if (t >= n) { leaves = true; break; }
-                if (t == ipd || t == b || x.lstamp[t] == st) continue;
-                x.lstamp[t] = st;
-                u32_push(&r, t);
-            }
-        }
-        u32_free(&r);
-        if (!leaves) continue;
-        if (c->term[b] == TERM_RET || c->term[b] == TERM_EXIT || c->term[b] == TERM_TRAP)
-            u->exit_at[b] = c->term_instr[b];
-        for (uint32_t j = 0; j < cfg_nsucc(c, b); j++) {
-            uint32_t t = cfg_succs(c, b)[j];
-            if (t < n && !u->exited_in[t]) {
-                u->exited_in[t] = 1;
-                u32_push(&q, t);
-            }
-        }
-    }
-    while (q.n) {
-        uint32_t y = q.v[--q.n];
-        for (uint32_t j = 0; j < cfg_nsucc(c, y); j++) {
-            uint32_t t = cfg_succs(c, y)[j];
-            if (t < n && !u->exited_in[t]) {
-                u->exited_in[t] = 1;
-                u32_push(&q, t);
-            }
-        }
-    }
-    u32_free(&q);
     u32_free(&x.work);
     u32_free(&x.branches);
     free(x.label);
     free(x.lstamp);
     free(x.joined);
-    free(x.use_taint);
+    free(x.cstamp);
     return u;
 }
 
@@ -350,6 +445,9 @@ bool uniform_use(Function *fn, const Stmt *st, const Reg *r)
     if (r->special) return uniform_special(r->name);
     SsaValue v = ssa_use_value(fn, st, r);
     if (v == ANA_NONE) return false;
+    const Ssa *s = u->ssa;
+    for (uint32_t k = s->use_start[i]; k < s->use_start[i + 1]; k++)
+        if (s->uses[k].value == v && u->use_div[k]) return false; /* read outside a cycle lanes went round unequally */
     return !u->div[v] && !temporal(fn, u, v, c->instr_block[i]);
 }
 

@@ -24,6 +24,13 @@ typedef struct Uniformity {
     uint32_t *exit_at;        /* [n] first instruction after which lanes may have left (a guarded
                                  exit/ret with a divergent guard), ANA_NONE */
     uint8_t *loop_div_exit;   /* [nloops] lanes may leave the loop in different iterations */
+    uint8_t *div_outside;     /* [nvalues] defined in a loop or cycle that lanes may go round
+                                 different numbers of times: may differ between lanes where
+                                 read outside it (temporal divergence) */
+    uint8_t *use_div;         /* [nuses] such a read */
+    uint8_t *late;            /* [nvalues] a load from a uniform address that lanes may execute at
+                                 different times with a write ordered between them (divergent;
+                                 uniform_timing.c) */
 } Uniformity;
 
 const Uniformity *uniform_get(Function *fn);

@@ -121,9 +121,31 @@ void exec_cvt(Exec *x, const EInst *I, uint32_t em)
     }
     int dbits = ty_bits(I->t);
     bool sdst = ty_signed(I->t) && !ty_is_float(I->t);
+    /* integer to integer (no .sat): poison follows the bits (poison_bits.c):
+     * truncation keeps the low bits' state, zero extension adds defined
+     * bits, sign extension copies the sign bit's */
+    int sbits = ty_bits(I->t2);
+    bool bitwise = !ty_is_float(I->t) && !ty_is_float(I->t2) && !(I->flags & F_SAT);
     FOR_LANES(l, em) {
         uint64_t r = cvt_one(I, opv(x, a, l));
-        if (sdst) opw_s(x, d, l, r, dbits, opp(x, a, l));
-        else opw(x, d, l, r, opp(x, a, l));
+        uint32_t psn = opp(x, a, l);
+        if (psn && bitwise) {
+            uint64_t bad = psn_bits(x->M, psn, sbits);
+            if (ty_signed(I->t2) && sbits < 64 && (bad >> (sbits - 1) & 1)) bad |= ~mask_bits(sbits);
+            int wide = d->kind == EO_REG && d->bits > dbits && sdst ? d->bits : dbits;
+            if (sdst && (bad >> (dbits - 1) & 1)) bad |= ~mask_bits(dbits); /* sign-extended into the register */
+            psn = psn_with_bits(x->M, psn, bad, wide);
+            if (sdst) {
+                if (d->kind == EO_REG) {
+                    x->R[l][d->reg] = (uint64_t)sext(r, dbits) & mask_bits(d->bits);
+                    x->P[l][d->reg] = psn;
+                }
+            } else {
+                opw_bits(x, d, l, r, psn);
+            }
+            continue;
+        }
+        if (sdst) opw_s(x, d, l, r, dbits, psn);
+        else opw(x, d, l, r, psn);
     }
 }

@@ -339,19 +339,14 @@ void exec_int(Exec *x, const EInst *I, uint32_t em)
      * makes the result defined, e.g. `or.pred %fb, %fb, %bad` where %fb is
      * true and %bad was computed from a shuffle of an absent lane. */
     case EK_AND:
-        FOR_LANES(l, em) {
-            uint64_t va = opv(x, a, l) & mk, vb = opv(x, b, l) & mk;
-            uint32_t pa = opp(x, a, l), pb = opp(x, b, l);
-            bool decided = (!pa && va == 0) || (!pb && vb == 0);
-            opw(x, d, l, va & vb, decided ? 0 : psn2(pa, pb));
-        }
-        return;
     case EK_OR:
+        /* bit by bit (poison_bits.c): the result's undefined bits are those
+         * undefined in an operand and not decided by the other */
         FOR_LANES(l, em) {
             uint64_t va = opv(x, a, l) & mk, vb = opv(x, b, l) & mk;
             uint32_t pa = opp(x, a, l), pb = opp(x, b, l);
-            bool decided = (!pa && va == mk) || (!pb && vb == mk);
-            opw(x, d, l, va | vb, decided ? 0 : psn2(pa, pb));
+            bool is_or = I->op == EK_OR;
+            opw_bits(x, d, l, is_or ? va | vb : va & vb, psn_and_or(x->M, pa, va, pb, vb, bits, is_or));
         }
         return;
     case EK_XOR:
@@ -378,22 +373,28 @@ void exec_int(Exec *x, const EInst *I, uint32_t em)
     case EK_SHL:
         FOR_LANES(l, em) {
             uint64_t va = opv(x, a, l);
-            uint32_t n = (uint32_t)opv(x, b, l);
-            opw(x, d, l, n >= (uint32_t)bits ? 0 : (va << n) & mk, psn2(opp(x, a, l), opp(x, b, l)));
+            uint32_t n = (uint32_t)opv(x, b, l), pa = opp(x, a, l), pb = opp(x, b, l);
+            uint64_t r = n >= (uint32_t)bits ? 0 : (va << n) & mk;
+            if (pb) opw(x, d, l, r, pb); /* an undefined amount: any bit */
+            else opw_bits(x, d, l, r, psn_with_bits(x->M, pa, n >= (uint32_t)bits ? 0 : psn_bits(x->M, pa, bits) << n, bits));
         }
         return;
     case EK_SHR:
         FOR_LANES(l, em) {
-            uint32_t n = (uint32_t)opv(x, b, l);
-            uint64_t r;
+            uint32_t n = (uint32_t)opv(x, b, l), pa = opp(x, a, l), pb = opp(x, b, l);
+            uint64_t r, bad = psn_bits(x->M, pa, bits);
+            uint32_t k = n >= (uint32_t)bits ? (uint32_t)bits - 1 : n;
             if (sgn) {
                 int64_t va = rd_s(x, a, l, bits);
-                r = (uint64_t)(va >> (n >= (uint32_t)bits ? (uint32_t)bits - 1 : n));
+                r = (uint64_t)(va >> k);
+                bad = (uint64_t)(sext(bad, bits) >> k); /* the sign bit's state fills in */
             } else {
                 uint64_t va = rd_u(x, a, l, bits);
                 r = n >= (uint32_t)bits ? 0 : va >> n;
+                bad = n >= (uint32_t)bits ? 0 : bad >> n;
             }
-            opw(x, d, l, r & mk, psn2(opp(x, a, l), opp(x, b, l)));
+            if (pb) opw(x, d, l, r & mk, pb);
+            else opw_bits(x, d, l, r & mk, psn_with_bits(x->M, pa, bad, bits));
         }
         return;
     case EK_SHF:

@@ -69,19 +69,29 @@ void exec_mov(Exec *x, const EInst *I, uint32_t em)
     const EmuProgram *P = x->M->P;
     switch (I->op) {
     case EK_MOV:
+        /* poison follows the bits (poison_bits.c): a copy keeps them; a pack
+         * of a defined and an undefined half is undefined in that half only;
+         * an unpack gives each element its own bits' state */
         if (I->sub == 0) {
-            FOR_LANES(l, em) opw(x, d, l, opv(x, a, l), opp(x, a, l));
+            FOR_LANES(l, em) {
+                uint32_t psn = opp(x, a, l);
+                if (psn && d->kind == EO_REG && a->kind == EO_REG && d->bits < a->bits)
+                    psn = psn_with_bits(x->M, psn, psn_bits(x->M, psn, a->bits), d->bits);
+                opw_bits(x, d, l, opv(x, a, l), psn);
+            }
         } else if (I->sub == 1) {
             int eb = I->t2;
             const EOp *el = &P->pool[a->reg];
             FOR_LANES(l, em) {
-                uint64_t v = 0;
+                uint64_t v = 0, bad = 0;
                 uint32_t psn = 0;
                 for (int i = 0; i < a->n; i++) {
+                    uint32_t pi = opp(x, &el[i], l);
                     v |= (opv(x, &el[i], l) & mask_bits(eb)) << (eb * i);
-                    psn = psn2(psn, opp(x, &el[i], l));
+                    bad |= psn_bits(x->M, pi, eb) << (eb * i);
+                    psn = psn2(psn, pi);
                 }
-                opw(x, d, l, v, psn);
+                opw_bits(x, d, l, v, psn_with_bits(x->M, psn, bad, eb * a->n));
             }
         } else {
             int eb = I->t2;
@@ -89,7 +99,9 @@ void exec_mov(Exec *x, const EInst *I, uint32_t em)
             FOR_LANES(l, em) {
                 uint64_t v = opv(x, a, l);
                 uint32_t psn = opp(x, a, l);
-                for (int i = 0; i < d->n; i++) opw(x, &el[i], l, (v >> (eb * i)) & mask_bits(eb), psn);
+                uint64_t bad = psn_bits(x->M, psn, eb * d->n);
+                for (int i = 0; i < d->n; i++)
+                    opw_bits(x, &el[i], l, (v >> (eb * i)) & mask_bits(eb), psn_with_bits(x->M, psn, bad >> (eb * i), eb));
             }
         }
         return;

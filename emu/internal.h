@@ -388,6 +388,15 @@ typedef struct PoisonEvent {
 } PoisonEvent;
 enum { PE_NEVER_WRITTEN_MEM, PE_POISON_MEM, PE_SHFL_SOURCE, PE_COLL_SOURCE, PE_CARRY, PE_DIV_ZERO, PE_COUNT };
 
+/* A value undefined in some bits only (poison_bits.c): its origin and
+ * the undefined bits.  A register's shadow refers to one as PSN_PARTIAL |
+ * index into Machine.ppsn. */
+typedef struct PartialPsn {
+    uint32_t origin;
+    uint64_t bits;
+} PartialPsn;
+#define PSN_PARTIAL 0x40000000u
+
 typedef struct Machine {
     EmuProgram *P;
     const EmuLaunch *L;
@@ -424,6 +433,8 @@ typedef struct Machine {
     PoisonEvent *pev;
     uint32_t npev, cappev;
     uint32_t *pev_index;        /* first event per (pc, kind), for deduplication */
+    PartialPsn *ppsn;           /* partial origins (poison_bits.c) */
+    uint32_t nppsn, capppsn;
     uint32_t more_lanes;        /* other lanes that failed the same check */
     struct CacheSim *cache;     /* the cache model, NULL when off (cache.c) */
     /* synchronisation sites and progress (spin.c) */
@@ -483,7 +494,25 @@ static inline uint32_t opp(const Exec *x, const EOp *o, int l)
     return (o->kind == EO_REG || o->kind == EO_REGNEG) ? x->P[l][o->reg] : 0;
 }
 static inline uint32_t psn2(uint32_t a, uint32_t b) { return a ? a : b; }
+/* poison_bits.c: the whole origin of a (maybe partial) origin; the
+ * undefined bits of a value; an origin for `bits` of a width-bit value
+ * undefined (0 when none, the whole origin when all); and/or of two
+ * values, where a defined 0 (and) or 1 (or) decides a bit. */
+uint32_t psn_full(const Machine *M, uint32_t psn);
+uint64_t psn_bits(const Machine *M, uint32_t psn, int width);
+uint32_t psn_with_bits(Machine *M, uint32_t psn, uint64_t bits, int width);
+uint32_t psn_and_or(Machine *M, uint32_t pa, uint64_t va, uint32_t pb, uint64_t vb, int width, bool is_or);
+/* Writes a value computed by an instruction that may mix its bits: a
+ * partial origin becomes the whole one. */
 static inline void opw(Exec *x, const EOp *o, int l, uint64_t v, uint32_t psn)
+{
+    if (o->kind == EO_REG) {
+        x->R[l][o->reg] = v & mask_bits(o->bits);
+        x->P[l][o->reg] = (psn & PSN_PARTIAL) ? psn_full(x->M, psn) : psn;
+    }
+}
+/* Writes a value whose origin says exactly which bits are undefined. */
+static inline void opw_bits(Exec *x, const EOp *o, int l, uint64_t v, uint32_t psn)
 {
     if (o->kind == EO_REG) {
         x->R[l][o->reg] = v & mask_bits(o->bits);
@@ -495,7 +524,7 @@ static inline void opw_s(Exec *x, const EOp *o, int l, uint64_t v, int bits, uin
 {
     if (o->kind == EO_REG) {
         x->R[l][o->reg] = (uint64_t)sext(v, bits) & mask_bits(o->bits);
-        x->P[l][o->reg] = psn;
+        x->P[l][o->reg] = (psn & PSN_PARTIAL) ? psn_full(x->M, psn) : psn;
     }
 }
 

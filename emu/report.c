@@ -149,6 +149,7 @@ void emu_describe_poison(Machine *M, uint32_t psn)
     const EmuProgram *P = M->P;
     char buf[240];
     if (!psn) return;
+    psn = psn_full(M, psn); /* a value undefined in some bits: where they came from */
     if (psn & 0x80000000u) {
         uint32_t reg;
         int f = emu_func_of_reg(P, psn & 0x7fffffffu, &reg);

@@ -32,6 +32,16 @@ whether predicted and measured cost change agree in sign.  The model
 prices one execution of each site; the emulator counts every iteration
 of a loop, so only signs compare.
 
+Table 3 (issue 22), the default gate per block shape (1-D, 2-D 32x4, 2-D
+16x4, partial blocks) on the stencils of Inputs/profit.ptx, converged.ptx
+and cgloop.ptx, the shape unknown (the PTX as it is) and known (.reqntid
+of the launch added to a copy): the decision, the predicted cost change,
+the emulator's (model weights x counts) and whether an accepted rewrite
+measured worse or the signs disagree; the rows to note are listed at the
+end (a shape the gate knows must have none: the unknown shape is priced
+for rows of whole warps, and the other shapes pay its 4-instruction
+version test).
+
 GPU: when ptxopt-run finds a CUDA device, each rewritten kernel is timed
 against its original (bench/gpu/gpu_bench.py's runner: outputs compared,
 L2 flushed, median of --runs) and the measured speedup is printed beside
@@ -89,11 +99,38 @@ INPUTS = [
                                       "--arg=buf:f32:1004:random", "--arg=i32:1000"]),
     ("gridstride.ptx", "divloop", ["--grid=2", "--block=128", "--arg=buf:f32:1000:zeros",
                                    "--arg=buf:f32:1004:random", "--arg=i32:40"]),
+    # issue 22: loads that bypass L1, a destination in a loop (trip count
+    # a parameter, m = 1, or the constant 4), 64-bit values
+    ("cgloop.ptx", "cgloop", ["--grid=2,2", "--block=32,4", "--arg=buf:f32:600:random", "--arg=buf:f32:600:zeros",
+                              "--arg=i32:66", "--arg=i32:1"]),
+    ("cgloop.ptx", "cgloop4", ["--grid=2,2", "--block=32,4", "--arg=buf:f64:600:random", "--arg=buf:f64:600:zeros",
+                               "--arg=i32:66", "--arg=i32:1"]),
+    ("cgloop.ptx", "cg1d", ["--grid=2", "--block=128", "--arg=buf:f64:300:random", "--arg=buf:f64:300:zeros"]),
+]
+
+# Table 3 (issue 22): the default gate's decision against the emulator's
+# cost on each block shape, the shape unknown (as the PTX has it) and known
+# (.reqntid of the launch added to the kernel).  kernel: (file, 1-D or 2-D
+# signature, element type, extra scalar arguments)
+SHAPE_KERNELS = [
+    ("profit.ptx", "bypass", "1d-out-in", "f32", []),
+    ("profit.ptx", "cached", "1d-out-in", "f32", []),
+    ("converged.ptx", "conv2d_any", "2d-out-in-nx", "f32", []),
+    ("cgloop.ptx", "cg1d", "1d-in-out", "f64", []),
+    ("cgloop.ptx", "cgloop", "2d-in-out-nx", "f32", ["--arg=i32:1"]),
+    ("cgloop.ptx", "cgloop", "2d-in-out-nx", "f32", ["--arg=i32:8"]),
+    ("cgloop.ptx", "cgloop4", "2d-in-out-nx", "f64", ["--arg=i32:1"]),
+]
+SHAPES = [  # label, 1-D (grid, block), 2-D (grid, block)
+    ("1-D", ((2, 1), (128, 1)), ((2, 2), (128, 1))),
+    ("2-D 32x4", ((2, 1), (32, 4)), ((2, 2), (32, 4))),
+    ("2-D 16x4", ((4, 1), (16, 4)), ((4, 2), (16, 4))),
+    ("partial", ((3, 1), (48, 1)), ((2, 2), (40, 3))),
 ]
 
 GATE = re.compile(r"profitability \((\S+), [^)]*\): (\d+) shuffled loads? predicted at ([0-9.]+) SM cycles per warp "
-                  r"against ([0-9.]+) for the loads \(\+(\d+) instructions, (\d+) of them shuffles; -(\d+) L1 lines, "
-                  r"-(\d+) sectors\); (rewritten|not rewritten)")
+                  r"against ([0-9.]+) for the loads \(\+([0-9.]+) instructions, ([0-9.]+) of them shuffles; -(\d+) L1 lines, "
+                  r"-(\d+) sectors.*?\); (rewritten|not rewritten)")
 STAT = re.compile(r"loads (\d+), shuffles (\d+), mean")
 APPLIED = re.compile(r"^(shfl\.sync\.\w+|register copy) from the load")
 
@@ -179,7 +216,7 @@ def gate_of(remarks):
         g = GATE.search(m)
         if g:
             return ("rewritten" if g.group(9) == "rewritten" else "refused",
-                    float(g.group(4)), float(g.group(3)), int(g.group(5)), int(g.group(8)))
+                    float(g.group(4)), float(g.group(3)), float(g.group(5)), int(g.group(8)))
     shuffles = sum(1 for m in remarks if APPLIED.match(m) and not m.startswith("register copy"))
     copies = sum(1 for m in remarks if m.startswith("register copy"))
     if shuffles:
@@ -207,7 +244,7 @@ class Emu:
         self.emu, self.scratch, self.cache = emu, scratch, {}
 
     def __call__(self, ptx, kernel, launch):
-        key = (digest(ptx), kernel)
+        key = (digest(ptx), kernel, tuple(launch))
         if key not in self.cache:
             try:
                 c = sectors.counters_json(self.emu, ptx, ["--kernel=" + kernel] + launch, self.scratch)
@@ -318,7 +355,7 @@ def report(a, scratch):
                 continue
             dec, pb, pa, pins, psec = g
             if "error" in e0 or "error" in e1:
-                print("%-15s %-9s | %-10s %-13s %-6d %-6d | emulator: %s" % (
+                print("%-15s %-9s | %-10s %-13s %-6.1f %-6d | emulator: %s" % (
                     k, sset, dec, arrow(pb, pa, "%.2f"), pins, psec, e0.get("error") or e1.get("error")))
                 continue
             di, ds, dsec = e1["instr"] - e0["instr"], e1["shfl"] - e0["shfl"], e1["sec"] - e0["sec"]
@@ -328,13 +365,119 @@ def report(a, scratch):
                 agree = "- (no rewritten load runs on this launch)"
             else:
                 agree = "agree" if (meas > 0) == (pred > 0) and meas != 0 else "DISAGREE"
-            print("%-15s %-9s | %-10s %-13s %-6d %-6d | %-6.1f %-7.1f %-+7.2f %-+6.2f | %s" % (
+            print("%-15s %-9s | %-10s %-13s %-6.1f %-6d | %-6.1f %-7.1f %-+7.2f %-+6.2f | %s" % (
                 k, sset, dec, arrow(pb, pa, "%.2f"), pins, psec, di, 0.0 - dsec, meas, pred, agree))
             if digest(cp) != digest(pout):
                 priced_pairs.append((label, sset, k, launch, cp, pout, pb, pa))
+    if a.set in ("inputs", "all"):
+        shapes_table(a, scratch, emu, (issue, shfl_w, l1_w, l2_w))
     print()
     gpu(a, priced_pairs, scratch)
     return 0
+
+
+def with_reqntid(src, kernel, block, dst):
+    """SRC with `.reqntid bx, by, 1` on KERNEL (the block shape known)."""
+    text = open(src).read()
+    m = re.search(r"\.entry\s+%s\s*\(" % re.escape(kernel), text)
+    depth, i = 0, m.end() - 1
+    while True:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            break
+        i += 1
+    with open(dst, "w") as f:
+        f.write(text[:i + 1] + "\n.reqntid %d, %d, 1" % block + text[i + 1:])
+
+
+def shape_launch(sig, etype, extra, grid, block):
+    gx, gy = grid
+    bx, by = block
+    if sig.startswith("1d"):
+        n = gx * bx + 4
+        bufs = ["buf:%s:%d:zeros" % (etype, n), "buf:%s:%d:random" % (etype, n)]
+        if sig == "1d-in-out":
+            bufs.reverse()
+        return ["--grid=%d" % gx, "--block=%d,%d" % block] + ["--arg=" + b for b in bufs] + extra
+    nx, rows = gx * bx + 2, gy * by + 2
+    bufs = ["buf:%s:%d:zeros" % (etype, nx * rows), "buf:%s:%d:random" % (etype, nx * rows)]
+    if sig == "2d-in-out-nx":
+        bufs.reverse()
+    return (["--grid=%d,%d" % grid, "--block=%d,%d" % block] + ["--arg=" + b for b in bufs] +
+            ["--arg=i32:%d" % nx] + extra)
+
+
+def shapes_table(a, scratch, emu, weights):
+    """Table 3 (issue 22): the default gate on every block shape, the shape
+    unknown and known (.reqntid); returns the rows where an accepted rewrite
+    measured worse or prediction and measurement disagree in sign."""
+    issue, shfl_w, l1_w, l2_w = weights
+    d = os.path.join(scratch, "shapes")
+    os.makedirs(d, exist_ok=True)
+    print()
+    print("Table 3: the default gate (shuffle) per block shape, shape unknown (the PTX as it is) and known (.reqntid")
+    print("         of the launch added): decision, predicted cost change (after - before, SM cycles per warp) and the")
+    print("         emulator's (model weights x counts, per launched warp); worse: an accepted rewrite costs more")
+    print("%-15s %-9s %-8s | %-10s %-8s | %-7s %-7s %-8s | %s" % ("kernel", "shape", "variant", "decision", "pred",
+                                                                   "+instr", "-sect", "meas", "check"))
+    bad = []
+    for f, k, sig, et, extra in SHAPE_KERNELS:
+        src = os.path.join(a.srcdir, "testsuite", "shuffle", "Inputs", f)
+        label = k + ("(m=%s)" % extra[0].split(":")[-1] if extra and k == "cgloop" else "")
+        for shape, one, two in SHAPES:
+            grid, block = one if sig.startswith("1d") else two
+            launch = shape_launch(sig, et, extra, grid, block)
+            for variant in ("unknown", "known"):
+                tag = "%s.%s.%s.%s" % (label, shape.replace(" ", "_"), variant, f)
+                inp = os.path.join(d, tag + ".in.ptx")
+                if variant == "known":
+                    with_reqntid(src, k, block, inp)
+                else:
+                    shutil.copy(src, inp)
+                out = os.path.join(d, tag + ".out.ptx")
+                r = subprocess.run([a.ptxopt, "--passes=shuffle", "--remarks", inp, "-o", out],
+                                   capture_output=True, text=True)
+                rem = [l.split("] %s: " % k, 1)[1] for l in r.stderr.splitlines() if "] %s: " % k in l]
+                g = gate_of(rem)
+                if len(g) == 1:
+                    print("%-15s %-9s %-8s | %-10s %-8s | %-7s %-7s %-8s | %s" % (label, shape, variant, g[0], "-", "-", "-",
+                                                                                  "-", "unchanged"))
+                    continue
+                dec, pb, pa, pins, psec = g
+                pred = pa - pb
+                if dec != "rewritten":
+                    print("%-15s %-9s %-8s | %-10s %-+8.2f | %-7s %-7s %-8s | %s" % (label, shape, variant, dec, pred, "-",
+                                                                                   "-", "-", "unchanged"))
+                    continue
+                e0, e1 = emu(inp, k, launch), emu(out, k, launch)
+                if "error" in e0 or "error" in e1:
+                    print("%-15s %-9s %-8s | %-10s %-+8.2f | emulator: %s" % (label, shape, variant, dec, pred,
+                                                                           e0.get("error") or e1.get("error")))
+                    bad.append((label, shape, variant, "emulator error"))
+                    continue
+                dr = subprocess.run([a.emu, "-q", "--diff", inp, out, "--kernel=" + k] + launch, capture_output=True,
+                                    text=True)
+                di, ds, dsec = e1["instr"] - e0["instr"], e1["shfl"] - e0["shfl"], e1["sec"] - e0["sec"]
+                meas = issue * di + shfl_w * ds + l1_w * dsec / 4 + (l2_w * dsec if bypasses_l1(inp, k) else 0)
+                notes = []
+                if dr.returncode != 0:
+                    notes.append("DIFFERS")
+                if meas > 1e-9:
+                    notes.append("WORSE")
+                if (meas > 0) != (pred > 0) or abs(meas) < 1e-9:
+                    notes.append("sign DISAGREES")
+                print("%-15s %-9s %-8s | %-10s %-+8.2f | %-7.1f %-7.1f %-+8.2f | %s" % (
+                    label, shape, variant, dec, pred, di, -dsec, meas, ", ".join(notes) or "no worse, signs agree"))
+                if notes:
+                    bad.append((label, shape, variant, ", ".join(notes)))
+    print()
+    if bad:
+        print("Table 3 rows to note (accepted and measured worse, or signs that disagree):")
+        for row in bad:
+            print("  %s %s %s: %s" % row)
+    else:
+        print("Table 3: every accepted rewrite measured no worse, and every sign agrees")
+    return bad
 
 
 def gpu(a, pairs, scratch):

@@ -14,44 +14,47 @@
  *     @!%p ld.global...   %fD, [aD];                (the original load)
  *
  * Where the uniformity analysis proves every lane that entered the kernel
- * reaches D together (converged), %m and %c are computed once at kernel
- * entry and no activemask is needed: %m holds the lanes the warp has
- * (0xffffffff, or fewer in the last warp of a block whose size is not a
- * multiple of 32, from %ntid and %tid), and %c falls back when the warp is
- * partial or the row guard fails.  That costs about 17 instructions once
- * (none with .reqntid full warps), so it is used when converged sites sit
- * in a loop or in several blocks.
+ * reaches D together (converged) and every warp is full and one row at a
+ * %tid.x that is a multiple of 32, %m and %c are the immediates -1 and 31
+ * (0 up): nothing else is emitted.  That holds with .reqntid (%ntid.x a
+ * multiple of 32), and otherwise by versioning on the block shape
+ * (version=1, the default, where a site is converged; issue 22):
  *
- * Full-warp versioning (version=1, the default).  A membermask ptxas
- * cannot see is the warp's active lanes costs, on sm_70..sm_89, a
- * convergence check around every shuffle (MATCH.ANY, REDUX, VOTEU, a
- * branch and a slow-path call: about 9 SASS instructions per site and
- * iteration; issue 12).  So where the block shape is unknown, the kernel
- * body is copied once (ir/clone.h) and entered by a warp-uniform branch:
+ *     mov.u32 %nx, %ntid.x;  and.b32 %nx, %nx, 31;  setp.ne.u32 %odd, %nx, 0;
+ *     @%odd bra.uni $copy;           (the original body, untouched)
+ *     ... the rewritten body
  *
- *     <%m from %ntid/%tid as above>  setp.ne.s32 %partial, %m, -1;
- *     @%partial bra $copy;           (the original body, untouched)
- *     mov.b32 %full, -1;  ...        (the rewritten body: constant mask)
+ * The test is block-uniform, so the whole block takes one side and aligned
+ * CTA barriers are no obstacle; blocks of other shapes (16x4, a 1-D block
+ * of 48) run the original.  Without it (version=0, a body that cannot be
+ * copied: declarations or scopes after the first instruction, brx.idx
+ * tables, or an entry block that is a branch target), converged sites in
+ * loops or in many blocks share a kernel-wide guard: %m the lanes the warp
+ * has, from %ntid and %tid (about 16 instructions once), which ptxas for
+ * sm_70..sm_89 cannot tell is the warp's active lanes (a convergence check
+ * around every shuffle: MATCH.ANY, REDUX, VOTEU, a branch and a slow-path
+ * call, about 9 SASS instructions per site; issue 12), so with a known
+ * one-row shape it is versioned per warp (partial warps to the copy)
+ * unless the body has an aligned CTA barrier.  Elsewhere (a divergent
+ * region, lanes that may have exited, or a few straight-line converged
+ * sites) one activemask per region (a run of sites in one block with no
+ * exit, return or call between them) gives %m, and %c falls back unless all
+ * 32 lanes are active:
  *
- * Full warps (all warps but perhaps each block's last) run the rewritten
- * body with a constant full mask, which ptxas turns into a bare SHFL;
- * partial warps run the original code.  A body that cannot be copied
- * (declarations or scopes after the first instruction, brx.idx tables),
- * one with an aligned CTA barrier (bar.sync: all threads of the CTA must
- * wait at it through the same instruction, and the block's partial warp
- * would run the copy's), or an entry block that is a branch target, keeps
- * the computed mask.  Elsewhere (a divergent region, lanes
- * that may have exited, or a few straight-line converged sites) one
- * activemask per region (a run of sites in one block with no exit, return
- * or call between them) gives %m, and %c falls back unless all 32 lanes
- * are active:
- *
- *     activemask.b32  %m;  setp.ne.s32 %bad, %m, -1;  [or.pred %bad, %bad, %rowbad;]
+ *     activemask.b32  %m;  setp.ne.or.s32 %bad, %m, -1, %rowbad;
  *     selp.b32 %c, 0, 31, %bad;                       (and/or the up form)
  *
- * Row guard (block shape unknown): tid.x % 32 is the lane and tid.x + N in
- * the same warp only if ntid.x % 32 == 0 or the block is one row;
- * %rowbad is computed once at entry and folded into %c.
+ * Row guard (block shape unknown, not versioned): tid.x % 32 is the lane
+ * and tid.x + N in the same warp only if ntid.x % 32 == 0 or the block is
+ * one row; %rowbad is computed once at entry (the alignment form,
+ * ntid.x % 32 != 0 alone, where a site's no-wrap premise is warp
+ * alignment) and folded into the regions' setp.  plan.c decides the form
+ * once, for this file and the gate.
+ *
+ * Per-lane wrap check (wrap.c rule 3): where a widened index x of S's
+ * address may wrap between the lanes and x' - x is a constant d, lane l
+ * falls back where its x + d wraps:
+ *     setp.gt.or.s32 %fb, %x, INT_MAX - d, !%p;   @%fb ld.global ...
  *
  * The source's value: S's destination register itself when nothing writes
  * it between S and D (src_live), else a copy made right after S
@@ -74,6 +77,7 @@
  * between the region's activemask and its shuffles). */
 #include "opt/shuffle/internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "ir/clone.h"
@@ -85,11 +89,14 @@ typedef struct SrcCopy {
     Reg *alo, *ahi;    /* the address, for the runtime check (NULL until needed) */
 } SrcCopy;
 
-/* The mask and clamp operands shared by the shuffles of a region. */
+/* The mask and clamp operands shared by the shuffles of a region (or of
+ * the kernel's converged sites). */
 typedef struct Guard {
-    Reg *mask;         /* NULL: not made yet */
-    Reg *bad;          /* the shuffle may not be used anywhere in the region */
-    Reg *cdown, *cup;  /* clamp operands, made on demand */
+    bool made;         /* false: not made yet */
+    Operand mask;      /* a register, or the immediate -1 (every warp full) */
+    Reg *bad;          /* the shuffle may not be used anywhere in the region; NULL: never */
+    Operand cdown, cup; /* clamp operands, made on demand (kind OPND_NONE until then) */
+    bool have_down, have_up;
     Stmt *at;          /* where the region's setup goes (before its first site) */
 } Guard;
 
@@ -115,16 +122,6 @@ static Stmt *instr4(Function *fn, const char *full, Operand a, Operand b, Operan
     Stmt *s = ir_new_instr(fn, full, 4);
     s->u.instr.ops[0] = a, s->u.instr.ops[1] = b, s->u.instr.ops[2] = c, s->u.instr.ops[3] = d;
     return s;
-}
-
-/* The first instruction of the entry block (after the declarations). */
-static Stmt *entry_point(Function *fn)
-{
-    for (Block *b = fn->first; b; b = b->next) {
-        Stmt *s = ir_block_first_instr(b);
-        if (s) return s;
-    }
-    return NULL;
 }
 
 static SrcCopy *copy_of(SrcCopy *copies, int *n, Stmt *src)
@@ -182,23 +179,51 @@ static void copy_address(Function *fn, SrcCopy *c)
     add_before(c->src, instr2(fn, "mov.b64", ir_op_vec(fn->mod, halves, 2), whole));
 }
 
-static Stmt *shuffle(Function *fn, int delta, Operand out, Reg *pred, Operand in, Reg *clamp, Reg *mask)
+/* Copies of index registers for the per-lane wrap check, one per
+ * (definition, register), made right after the definition. */
+typedef struct IndexCopies {
+    struct { Stmt *after; Reg *reg, *copy; } *v;
+    int n;
+} IndexCopies;
+
+static Reg *index_copy(Function *fn, IndexCopies *ic, const ShflWrap *w)
+{
+    for (int i = 0; i < ic->n; i++)
+        if (ic->v[i].after == w->copy_after && ic->v[i].reg == w->reg) return ic->v[i].copy;
+    ic->v = realloc(ic->v, (size_t)(ic->n + 1) * sizeof *ic->v);
+    if (!ic->v) abort();
+    Reg *cp = ir_fresh_reg(fn, ".b32");
+    add_after(w->copy_after, instr2(fn, "mov.b32", ir_op_reg(cp), ir_op_reg(w->reg)));
+    ic->v[ic->n].after = w->copy_after, ic->v[ic->n].reg = w->reg, ic->v[ic->n].copy = cp;
+    return ic->v[ic->n++].copy;
+}
+
+static Stmt *shuffle(Function *fn, int delta, Operand out, Reg *pred, Operand in, Operand clamp, Operand mask)
 {
     Stmt *sh = ir_new_instr(fn, delta > 0 ? "shfl.sync.down.b32" : "shfl.sync.up.b32", 5);
     sh->u.instr.ops[0] = ir_op_pair(fn->mod, out, ir_op_reg(pred));
     sh->u.instr.ops[1] = in;
     sh->u.instr.ops[2] = ir_op_int(fn->mod, delta > 0 ? delta : -delta);
-    sh->u.instr.ops[3] = ir_op_reg(clamp);
-    sh->u.instr.ops[4] = ir_op_reg(mask);
+    sh->u.instr.ops[3] = clamp;
+    sh->u.instr.ops[4] = mask;
     return sh;
 }
 
 /* ---------------------------------------------------------- guards */
 
-/* Once per kernel, at entry: %rowbad (see the file comment). */
-static Reg *row_guard(Function *fn, Stmt *entry)
+/* Once per kernel, at entry: %rowbad (see the file comment).  aligned:
+ * %ntid.x % 32 != 0 alone (a site's no-wrap premise is warp alignment,
+ * wrap.c), 3 instructions. */
+static Reg *row_guard(Function *fn, Stmt *entry, bool aligned)
 {
     Module *m = fn->mod;
+    if (aligned) {
+        Reg *nx = ir_fresh_reg(fn, ".u32"), *rowbad = ir_fresh_reg(fn, ".pred");
+        add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nx), ir_op_special(fn, "%ntid", 'x')));
+        add_before(entry, instr3(fn, "and.b32", ir_op_reg(nx), ir_op_reg(nx), ir_op_int(m, 31)));
+        add_before(entry, instr3(fn, "setp.ne.u32", ir_op_reg(rowbad), ir_op_reg(nx), ir_op_int(m, 0)));
+        return rowbad;
+    }
     Reg *nx = ir_fresh_reg(fn, ".u32"), *nyz = ir_fresh_reg(fn, ".u32"), *nz = ir_fresh_reg(fn, ".u32");
     Reg *p1 = ir_fresh_reg(fn, ".pred"), *rowbad = ir_fresh_reg(fn, ".pred");
     add_before(entry, instr2(fn, "mov.u32", ir_op_reg(nx), ir_op_special(fn, "%ntid", 'x')));
@@ -239,19 +264,6 @@ static Reg *warp_lanes(Function *fn, Stmt *entry)
     return mask;
 }
 
-/* An aligned CTA-wide barrier (bar.*, barrier.*.aligned; not the per-warp
- * bar.warp.sync): every thread of the CTA must reach it through the same
- * instruction, which a full warp and the block's partial warp, running
- * different copies, would not. */
-static bool aligned_cta_barrier(const Stmt *s)
-{
-    if (s->kind != STMT_INSTR) return s->kind == STMT_VERBATIM;
-    const Instr *in = &s->u.instr;
-    if (in->op == OP_UNKNOWN) return true;
-    if (in->op == OP_bar) return !instr_has_mod(in, ".warp");
-    return in->op == OP_barrier && instr_has_mod(in, ".aligned");
-}
-
 /* Full-warp versioning (see the file comment): copies the body from
  * `entry` on to the end of the function and sends warps whose lane mask
  * `lanes` is not full to the copy.  `entry` follows the guard code, which
@@ -261,16 +273,6 @@ static bool aligned_cta_barrier(const Stmt *s)
 static bool version_on_full_warps(Function *fn, Stmt *entry, Reg *lanes, const char **why)
 {
     Block *head = entry->block;
-    if (head->label.len || entry == head->first) {
-        *why = "the kernel's first block is a branch target";
-        return false;
-    }
-    for (Block *b = head; b; b = b->next)
-        FOR_EACH_STMT(s, b)
-            if (aligned_cta_barrier(s)) {
-                *why = "the body has an aligned CTA barrier, which the block's partial warp would reach through the copy's instruction";
-                return false;
-            }
     Block *body = ir_split_block_before(entry);
     CloneMap map;
     Block *copy = ir_clone_blocks(fn, body, fn->last, fn->last, &map, why);
@@ -285,32 +287,46 @@ static bool version_on_full_warps(Function *fn, Stmt *entry, Reg *lanes, const c
     return true;
 }
 
-/* The guard's clamp operand for a shuffle direction, made at g->at. */
-static Reg *clamp_of(Function *fn, Guard *g, int delta)
+/* Versioning on rows of whole warps (see the file comment): a
+ * block-uniform test at `entry`, %ntid.x % 32 != 0, sends the block to a
+ * copy of the original body; the rewritten body then runs only where every
+ * warp is full and one row at a %tid.x that is a multiple of 32.  The whole
+ * block takes one side, so aligned CTA barriers are no obstacle.  False
+ * (nothing changed but a block split) when the body cannot be copied. */
+static bool version_on_rows(Function *fn, Stmt *entry, const char **why)
 {
-    Reg **c = delta > 0 ? &g->cdown : &g->cup;
-    if (*c) return *c;
-    *c = ir_fresh_reg(fn, ".b32");
+    Block *head = entry->block;
+    Block *body = ir_split_block_before(entry);
+    CloneMap map;
+    Block *copy = ir_clone_blocks(fn, body, fn->last, fn->last, &map, why);
+    if (!copy) return false;
+    Module *m = fn->mod;
+    Reg *nx = ir_fresh_reg(fn, ".u32"), *bad = ir_fresh_reg(fn, ".pred");
+    ir_append(head, instr2(fn, "mov.u32", ir_op_reg(nx), ir_op_special(fn, "%ntid", 'x')));
+    ir_append(head, instr3(fn, "and.b32", ir_op_reg(nx), ir_op_reg(nx), ir_op_int(m, 31)));
+    ir_append(head, instr3(fn, "setp.ne.u32", ir_op_reg(bad), ir_op_reg(nx), ir_op_int(m, 0)));
+    Stmt *br = ir_new_instr(fn, "bra.uni", 1);
+    br->u.instr.ops[0] = ir_op_sym(m, ir_block_label(copy), 0);
+    br->u.instr.guard = bad;
+    ir_append(head, br);
+    return true;
+}
+
+/* The guard's clamp operand for a shuffle direction, made at g->at: an
+ * immediate where the region can never be bad. */
+static Operand clamp_of(Function *fn, Guard *g, int delta)
+{
+    Operand *c = delta > 0 ? &g->cdown : &g->cup;
+    bool *have = delta > 0 ? &g->have_down : &g->have_up;
+    if (*have) return *c;
+    *have = true;
     Module *m = fn->mod;
     /* bad: p false in every lane (down: maxLane 0 < lane + N; up: maxLane 31 > lane - N) */
     Operand yes = ir_op_int(m, delta > 0 ? 0 : 31), no = ir_op_int(m, delta > 0 ? 31 : 0);
-    if (g->bad)
-        add_before(g->at, instr4(fn, "selp.b32", ir_op_reg(*c), yes, no, ir_op_reg(g->bad)));
-    else
-        add_before(g->at, instr2(fn, "mov.b32", ir_op_reg(*c), no));
-    return *c;
-}
-
-/* Anything between two sites of one block after which not every lane of
- * the first site's activemask reaches the second. */
-static bool lanes_may_leave(const Stmt *from, const Stmt *to)
-{
-    for (const Stmt *s = from; s && s != to; s = s->next) {
-        if (s->kind != STMT_INSTR && s->kind != STMT_VERBATIM) continue;
-        if (s->kind == STMT_VERBATIM || s->u.instr.op == OP_UNKNOWN || s->u.instr.op == OP_brkpt) return true;
-        if (opcode_flags(s->u.instr.op) & (OPF_BRANCH | OPF_CALL | OPF_RET | OPF_EXIT | OPF_TERMINATOR)) return true;
-    }
-    return false;
+    if (!g->bad) return *c = no;
+    Reg *r = ir_fresh_reg(fn, ".b32");
+    add_before(g->at, instr4(fn, "selp.b32", ir_op_reg(r), yes, no, ir_op_reg(g->bad)));
+    return *c = ir_op_reg(r);
 }
 
 /* ------------------------------------------------------------ emit */
@@ -319,51 +335,54 @@ ShflEmitResult shfl_emit(Function *fn, const ShflSite *sites, int nsites, const 
 {
     ShflEmitResult res = { 0 };
     Module *m = fn->mod;
-    bool need_mask = false, converged_in_loop = false;
-    int converged_blocks = 0;
-    const Block *last_block = NULL;
-    for (int i = 0; i < nsites; i++)
-        if (sites[i].delta != 0 && !o->no_load) {
-            need_mask = true;
-            if (!sites[i].converged) continue;
-            converged_in_loop |= sites[i].in_loop;
-            if (sites[i].dst->block != last_block) converged_blocks++, last_block = sites[i].dst->block;
-        }
-    /* The kernel-wide guard of converged sites costs about 17 instructions
-     * once (none with .reqntid full warps); a region's activemask guard
-     * costs 4 each time the region runs.  The first wins in loops and
-     * across many regions, the second in a few straight-line ones. */
-    bool kernel_guard = need_mask && (o->full_warps ? converged_blocks > 0 : converged_in_loop || converged_blocks * 4 >= 17);
-
-    /* once per kernel: the row guard and the converged sites' guard */
-    Stmt *entry = entry_point(fn);
-    Reg *rowbad = need_mask && entry && o->row_guard ? row_guard(fn, entry) : NULL;
+    ShflPlan plan = shfl_plan(fn, sites, nsites, o);
+    res.need_mask = plan.need_mask;
+    res.no_version = plan.no_version;
+    Stmt *entry = shfl_entry_point(fn);
     Guard kernel = { 0 };
-    if (kernel_guard && entry) {
-        kernel.at = entry;
-        if (o->full_warps) {
-            kernel.mask = ir_fresh_reg(fn, ".b32");
-            add_before(entry, instr2(fn, "mov.b32", ir_op_reg(kernel.mask), ir_op_int(m, -1)));
+    Reg *rowbad = NULL;
+    if (plan.version_rows && !version_on_rows(fn, entry, &res.no_version)) {
+        /* the copy failed after all (the plan checks what ir/clone.h refuses,
+         * so this is not expected): the unversioned form */
+        ShflEmitOptions o2 = *o;
+        o2.version = false;
+        shfl_plan_free(&plan);
+        plan = shfl_plan(fn, sites, nsites, &o2);
+    } else if (plan.version_rows) {
+        res.versioned = res.on_rows = true;
+    }
+    if (plan.rows) {
+        /* rows of whole warps: converged sites need no guard at all */
+        kernel = (Guard){ .made = true, .mask = ir_op_int(m, -1), .at = entry };
+    } else {
+        if (plan.row_guard) rowbad = row_guard(fn, entry, o->aligned_guard);
+        if (plan.kernel_guard) {
+            kernel.made = true;
+            kernel.at = entry;
+            kernel.mask = ir_op_int(m, -1);
             kernel.bad = rowbad;
-        } else if ((kernel.mask = warp_lanes(fn, entry)),
-                   o->version && version_on_full_warps(fn, entry, kernel.mask, &res.no_version)) {
-            /* full warps only from here on: a constant mask */
-            res.versioned = true;
-            kernel.mask = ir_fresh_reg(fn, ".b32");
-            add_before(entry, instr2(fn, "mov.b32", ir_op_reg(kernel.mask), ir_op_int(m, -1)));
-            kernel.bad = rowbad;
-        } else {
-            kernel.bad = ir_fresh_reg(fn, ".pred");
-            add_before(entry, instr3(fn, "setp.ne.s32", ir_op_reg(kernel.bad), ir_op_reg(kernel.mask), ir_op_int(m, -1)));
-            if (rowbad)
-                add_before(entry, instr3(fn, "or.pred", ir_op_reg(kernel.bad), ir_op_reg(kernel.bad), ir_op_reg(rowbad)));
+            if (plan.kernel_lanes) {
+                Reg *lanes = warp_lanes(fn, entry);
+                if (plan.version_lanes && version_on_full_warps(fn, entry, lanes, &res.no_version)) {
+                    res.versioned = true; /* full warps only from here on: a constant mask */
+                } else {
+                    kernel.mask = ir_op_reg(lanes);
+                    kernel.bad = ir_fresh_reg(fn, ".pred");
+                    if (rowbad)
+                        add_before(entry, instr4(fn, "setp.ne.or.s32", ir_op_reg(kernel.bad), ir_op_reg(lanes), ir_op_int(m, -1),
+                                                 ir_op_reg(rowbad)));
+                    else
+                        add_before(entry, instr3(fn, "setp.ne.s32", ir_op_reg(kernel.bad), ir_op_reg(lanes), ir_op_int(m, -1)));
+                }
+            }
         }
     }
+    bool kernel_guard = plan.kernel_guard;
 
     SrcCopy *copies = calloc((size_t)nsites + 1, sizeof *copies);
     int ncopies = 0;
+    IndexCopies icopies = { 0 };
     Guard region = { 0 };
-    const Stmt *region_last = NULL;   /* the last statement of the region's latest site */
     for (int i = 0; i < nsites; i++) {
         const ShflSite *st = &sites[i];
         SrcCopy *c = copy_of(copies, &ncopies, st->src);
@@ -388,17 +407,22 @@ ShflEmitResult shfl_emit(Function *fn, const ShflSite *sites, int nsites, const 
         Guard *g = &kernel;
         if (!st->converged || !kernel_guard) {
             /* a new region unless the previous site's activemask still holds */
-            if (!region.mask || region_last->block != d->block || lanes_may_leave(region_last, d)) {
-                region = (Guard){ .mask = ir_fresh_reg(fn, ".b32"), .bad = ir_fresh_reg(fn, ".pred"), .at = d };
+            if (plan.region_start[i]) {
+                Reg *am_reg = ir_fresh_reg(fn, ".b32");
+                region = (Guard){ .made = true, .mask = ir_op_reg(am_reg), .bad = ir_fresh_reg(fn, ".pred"), .at = d };
                 Stmt *am = ir_new_instr(fn, "activemask.b32", 1);
-                am->u.instr.ops[0] = ir_op_reg(region.mask);
+                am->u.instr.ops[0] = ir_op_reg(am_reg);
                 add_before(d, am);
-                add_before(d, instr3(fn, "setp.ne.s32", ir_op_reg(region.bad), ir_op_reg(region.mask), ir_op_int(m, -1)));
-                if (rowbad) add_before(d, instr3(fn, "or.pred", ir_op_reg(region.bad), ir_op_reg(region.bad), ir_op_reg(rowbad)));
+                if (rowbad)
+                    add_before(d, instr4(fn, "setp.ne.or.s32", ir_op_reg(region.bad), ir_op_reg(am_reg), ir_op_int(m, -1),
+                                         ir_op_reg(rowbad)));
+                else
+                    add_before(d, instr3(fn, "setp.ne.s32", ir_op_reg(region.bad), ir_op_reg(am_reg), ir_op_int(m, -1)));
             }
             g = &region;
         }
-        Reg *clamp = clamp_of(fn, g, st->delta), *p = ir_fresh_reg(fn, ".pred");
+        Operand clamp = clamp_of(fn, g, st->delta);
+        Reg *p = ir_fresh_reg(fn, ".pred");
         Reg *da = st->check ? address_value(fn, d, &d->u.instr.ops[1]) : NULL;
         if (st->bits == 32) {
             Operand in = st->src_live ? c->src->u.instr.ops[0] : (copy_value(fn, c, 32), ir_op_reg(c->lo));
@@ -432,7 +456,21 @@ ShflEmitResult shfl_emit(Function *fn, const ShflSite *sites, int nsites, const 
                 add_before(d, instr4(fn, "setp.ne.or.u64", ir_op_reg(fb), ir_op_reg(got), ir_op_reg(da), notp));
             }
         }
-        if (g == &region) region_last = d->prev; /* stays when D goes (no-corner) */
+        for (int k = 0; k < st->nwrap && !da; k++) {
+            /* the per-lane wrap check (wrap.c rule 3): fall back where
+             * lane l's index plus delta wraps */
+            const ShflWrap *w = &st->wrap[k];
+            Reg *x = w->copy_after ? index_copy(fn, &icopies, w) : w->reg;
+            int64_t dl = w->delta, K;
+            const char *op;
+            if (w->sgn) op = dl > 0 ? "setp.gt.or.s32" : "setp.lt.or.s32", K = dl > 0 ? INT32_MAX - dl : INT32_MIN - dl;
+            else op = dl > 0 ? "setp.gt.or.u32" : "setp.lt.or.u32", K = dl > 0 ? (int64_t)UINT32_MAX - dl : -dl;
+            Reg *nfb = ir_fresh_reg(fn, ".pred");
+            Operand prev = ir_op_reg(fb);
+            if (fb_neg) prev.flags |= OPNDF_NEG;
+            add_before(d, instr4(fn, op, ir_op_reg(nfb), ir_op_reg(x), ir_op_int(m, K), prev));
+            fb = nfb, fb_neg = false;
+        }
         if (o->no_corner) {
             ir_remove(d);
         } else {
@@ -442,6 +480,7 @@ ShflEmitResult shfl_emit(Function *fn, const ShflSite *sites, int nsites, const 
         }
     }
     free(copies);
-    res.need_mask = need_mask;
+    free(icopies.v);
+    shfl_plan_free(&plan);
     return res;
 }

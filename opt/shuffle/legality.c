@@ -283,14 +283,32 @@ int shfl_candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             shfl_set_why(d, WHY_LANE_VARYING, "(%s in the address of line %u)", text, s->st->line);
             continue;
         }
-        /* an unsigned index may wrap where a signed one may not */
-        const Term *w = N != 0 && !loop_check && !clamped ? shfl_unsigned_may_wrap(&c->lf, s->addr, 0) : NULL;
-        if (w && !c->o.unsign) {
-            term_format(text, sizeof text, w);
-            shfl_set_why(d, WHY_UNSIGNED, "(%s in the address of line %u)", text, s->st->line);
-            continue;
+        /* a widened index may wrap between lanes (wrap.c): value ranges,
+         * warp alignment, a per-lane check, else the runtime address check
+         * (wrap=1) or no rewrite */
+        bool aligned = false, refuse = false;
+        int nwrap = 0;
+        ShflWrap wrap[2];
+        /* no premise at all when lane l+N's S address is D's term itself
+         * (the offset added before the widening, in 32 bits, as D does) */
+        bool exact = shfl_in_lane(c, s->addr, N) == d->addr;
+        if (N != 0 && !loop_check && !clamped && !exact) {
+            const Term *ws[4];
+            int nw = shfl_index_wraps(&c->lf, s->addr, ws, 4);
+            if (nw < 0) text[0] = 0, wrap_check = true;
+            for (int k = 0; k < nw && !wrap_check; k++) {
+                if (c->align_ok && shfl_index_aligned(&c->lf, ws[k])) aligned = true;
+                else if (nwrap < 2 && shfl_index_check(c, s, d, ws[k], N, &wrap[nwrap])) nwrap++;
+                else term_format(text, sizeof text, ws[k]->args[0]), wrap_check = true;
+            }
+            if (wrap_check && !c->o.unsign) {
+                if (text[0]) shfl_set_why(d, WHY_WRAP, "(%s in the address of line %u)", text, s->st->line);
+                else shfl_set_why(d, WHY_WRAP, "(more than 4 indices in the address of line %u)", s->st->line);
+                refuse = true;
+            }
+            if (wrap_check) aligned = false, nwrap = 0; /* the address check covers them all */
         }
-        wrap_check = w != NULL;
+        if (refuse) continue;
         bool check = loop_check || wrap_check || clamped;
         if (check && !(reg_address(s->st) && reg_address(d->st))) {
             shfl_set_why(d, WHY_CHECK_FORM, "(line %u or %u)", s->st->line, d->st->line);
@@ -300,8 +318,11 @@ int shfl_candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
             shfl_set_why(d, WHY_CLOBBER, "(source at line %u, write at line %u)", s->st->line, c->cfg->instr[at]->line);
             continue;
         }
-        out[n++] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .loop = loop_check, .clamp = clamped,
-                           .a = clamped ? sa : s->addr, .b = clamped ? da : d->addr, .proved = -1 };
+        out[n] = (Cand){ .src = (uint32_t)si, .delta = (int)N, .check = check, .loop = loop_check, .clamp = clamped,
+                         .a = clamped ? sa : s->addr, .b = clamped ? da : d->addr, .proved = -1, .aligned = aligned,
+                         .nwrap = nwrap };
+        for (int k = 0; k < nwrap; k++) out[n].wrap[k] = wrap[k];
+        n++;
     }
     /* insertion sort by |N|, then by source order (stable) */
     for (int i = 1; i < n; i++) {

@@ -6,7 +6,7 @@
 #include "opt/shuffle/internal.h"
 
 const char *const shfl_keys[] = { "max-delta", "max-shuffles", "no-corner", "no-load", "timeout-ms", "budget-ms", "prove",
-                                  "loops", "unsigned", "clamp", "profit", "version", NULL };
+                                  "loops", "unsigned", "wrap", "clamp", "profit", "version", NULL };
 
 /* Per-target defaults (research §5, §6.3): before Volta a shuffle beats
  * the slow L1/texture path (the paper's gains: Maxwell, Pascal); Volta and
@@ -24,7 +24,8 @@ bool shfl_read_options(const PassInvocation *inv, int sm, Options *o, char *err,
         !pass_arg_bool(inv, "no-corner", &o->no_corner, false, err, errsz) ||
         !pass_arg_bool(inv, "no-load", &o->no_load, false, err, errsz) ||
         !pass_arg_bool(inv, "loops", &o->loops, !modern, err, errsz) ||
-        !pass_arg_bool(inv, "unsigned", &o->unsign, !modern, err, errsz) ||
+        !pass_arg_bool(inv, "unsigned", &o->unsign, !modern, err, errsz) ||  /* the old name of wrap= */
+        !pass_arg_bool(inv, "wrap", &o->unsign, o->unsign, err, errsz) ||
         !pass_arg_bool(inv, "clamp", &o->clamp, !modern, err, errsz) ||
         !pass_arg_bool(inv, "version", &o->version, true, err, errsz))
         return false;

@@ -12,14 +12,13 @@
  *
  * Address width.  nvcc widens a 32-bit index (sext/zext to 64 bits) before
  * scaling it, so exact 64-bit equality fails where the neighbour's index
- * wraps (i = INT_MAX).  We prove equality under the premise that, for every
- * widened 32-bit subterm x of A, the neighbour's x does not wrap relative to
- * ours: ext(x') == ext(x) + sext(x' - x).  (The research note's option (c):
- * CUDA/C signed indices do not overflow; PTXASW instead compared modulo
- * 2^32.)  A zero-extended (unsigned) index may wrap by definition: the
- * premise is used for it only where value ranges prove it
- * (shfl_zext_no_wrap), else the pair needs the runtime address check
- * (unsigned=1) or is refused.
+ * wraps (i = INT_MAX), and PTX integers do wrap.  We prove equality under
+ * the premise that, for every widened 32-bit subterm x of A, the
+ * neighbour's x does not wrap relative to ours: ext(x') == ext(x) +
+ * sext(x' - x), and the premise itself comes from value ranges, warp
+ * alignment or a per-lane check at run time (wrap.c, issue 22); else the
+ * pair needs the runtime address check (wrap=1) or is refused.  (PTXASW
+ * compared modulo 2^32; C's signed-overflow rule is no fact about PTX.)
  *
  * Lanes (issue 10).  The proof is an equation between lane l+N's S and
  * lane l's D.  Rule: every maximal subterm of S's address that is not a
@@ -107,9 +106,9 @@ static const char *why_text(Why w)
                "can tell where the clamp bites";
     case WHY_LANE_VARYING:
         return "lanes: a value in the source's address is not a function of the lane and not proven warp-uniform";
-    case WHY_UNSIGNED:
-        return "unsigned index may wrap between lanes (value ranges do not bound it); the runtime address check "
-               "(unsigned=1) would cover it";
+    case WHY_WRAP:
+        return "index may wrap between lanes (PTX integers wrap; neither value ranges nor warp alignment bound it and no "
+               "register holds it for a per-lane check); the runtime address check (wrap=1) would cover it";
     case WHY_CHECK_FORM: return "the runtime address check needs [register+offset] addresses";
     case WHY_CLOBBER: return "alias: a store, call or barrier between the loads may change the value";
     case WHY_PROOF_REFUTED: return "proof failed";
@@ -134,6 +133,17 @@ static bool known_row_shape(const Function *fn)
     return false;
 }
 
+/* .reqntid with %ntid.x a multiple of 32: every warp is one row starting at
+ * a %tid.x that is a multiple of 32 (wrap.c rule 2). */
+static bool known_aligned_rows(const Function *fn)
+{
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        const PerfDirective *p = &fn->perf[i];
+        if (str_eqc(p->name, ".reqntid") && p->n) return p->v[0] % 32 == 0;
+    }
+    return false;
+}
+
 /* .reqntid with a multiple of 32 threads: no partial warp. */
 static bool known_full_warps(const Function *fn)
 {
@@ -147,31 +157,72 @@ static bool known_full_warps(const Function *fn)
     return false;
 }
 
-/* Returns true when the function needs activemask (.version >= 6.2).
- * When the budget runs out (checked between loads and between proofs) the
- * function is left unchanged, with one remark instead of the per-load ones. */
-/* The profitability gate (profit.c): on sm_70 and newer, drop the kernel's
- * N != 0 sites unless their predicted cost is lower than the loads'. */
-static int gate(Function *fn, const Options *o, int sm, bool row_guard, Remarks *rm, Load *loads, int nloads, ShflSite *sites,
-                int *site_dst, Cand **chosen, int nsites, long *sum_abs)
+/* The emission options of the kernel's sites (what the plan and emit.c
+ * need to know about its shape). */
+static ShflEmitOptions emit_options(Function *fn, const Options *o, const ShflSite *sites, int nsites)
 {
+    bool row_guard = !known_row_shape(fn), aligned_guard = false;
+    for (int i = 0; i < nsites; i++) aligned_guard |= row_guard && sites[i].aligned && sites[i].delta != 0;
+    return (ShflEmitOptions){ .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard,
+                              .aligned_guard = aligned_guard, .full_warps = known_full_warps(fn),
+                              .aligned_rows = known_aligned_rows(fn), .version = o->version };
+}
+
+/* The profitability gate (profit.c): on sm_70 and newer, drop the kernel's
+ * N != 0 sites unless their predicted cost, as emitted (the plan) and
+ * weighted by their loops' trip counts, is lower than the loads'. */
+static int gate(Ctx *c, int sm, Remarks *rm, Load *loads, ShflSite *sites, int *site_dst, Cand **chosen, int nsites,
+                long *sum_abs)
+{
+    Function *fn = c->fn;
+    const Options *o = &c->o;
     const NeighbourCost *nc = o->profit ? shfl_profit_model(sm) : NULL;
     if (!nc || !nsites) return nsites;
-    bool *cached = calloc((size_t)nsites, sizeof *cached);
-    for (int i = 0; i < nsites; i++) cached[i] = loads[site_dst[i]].l1_cached;
-    Profit p = shfl_profit(nc, sites, cached, nsites, row_guard);
-    free(cached);
-    if (!p.sites) return nsites;
+    double *wd = calloc((size_t)nsites, sizeof *wd), *ws = calloc((size_t)nsites, sizeof *ws);
+    bool *cached = calloc((size_t)nsites, sizeof *cached), assumed = false;
+    for (int i = 0; i < nsites; i++) {
+        const Load *d = &loads[site_dst[i]], *s = &loads[chosen[i]->src];
+        cached[i] = d->l1_cached;
+        if (sites[i].delta == 0) continue;
+        wd[i] = shfl_block_weight(c, d->block, &assumed);
+        ws[i] = shfl_block_weight(c, s->block, &assumed);
+    }
+    ShflEmitOptions eo = emit_options(fn, o, sites, nsites);
+    ShflPlan plan = shfl_plan(fn, sites, nsites, &eo);
+    double full = 1; /* .reqntid with a partial warp: the share of full warps */
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        const PerfDirective *pd = &fn->perf[i];
+        if (!str_eqc(pd->name, ".reqntid") || !pd->n) continue;
+        uint64_t t = pd->v[0];
+        for (int k = 1; k < pd->n; k++) t *= pd->v[k];
+        if (t % 32) full = (double)(t / 32) / (double)((t + 31) / 32);
+    }
+    Profit p = shfl_profit(nc, sites, &(ProfitWeights){ .wd = wd, .ws = ws, .l1_cached = cached, .full_fraction = full },
+                           nsites, &plan);
+    free(wd), free(ws), free(cached);
+    if (!p.sites) {
+        shfl_plan_free(&plan);
+        return nsites;
+    }
     bool pays = p.after < p.before;
-    char target[16] = "sm_70+";
+    char target[16] = "sm_70+", form[160] = "";
     if (sm) snprintf(target, sizeof target, "sm_%d", sm);
+    if (plan.version_rows)
+        snprintf(form, sizeof form, "; block shape unknown: priced where rows are whole warps, other shapes run the original "
+                                    "after a 4-instruction test");
+    else if (plan.row_guard)
+        snprintf(form, sizeof form, "; block shape unknown: priced where the row guard passes");
+    else if (full < 1)
+        snprintf(form, sizeof form, "; %.0f%% of the warps full (.reqntid)", 100 * full);
+    shfl_plan_free(&plan);
     remark(rm, PASS, fn, NULL, REMARK_ANALYSIS,
            "profitability (%s, %s): %d shuffled load%s predicted at %.2f SM cycles per warp against %.2f for the loads "
-           "(+%d instructions, %d of them shuffles; -%d L1 lines, -%d sectors); %s",
+           "(+%.1f instructions, %.1f of them shuffles; -%d L1 lines, -%d sectors per execution%s%s); %s",
            target, p.family, p.sites, p.sites == 1 ? "" : "s", p.after, p.before, p.instrs, p.shuffles, p.lines, p.sectors,
+           assumed ? "; a loop trip count unknown: assumed 1" : "", form,
            pays ? "rewritten" : "not rewritten (profit=off forces)");
     if (pays) return nsites;
-    for (int i = 0; i < nloads; i++) /* "its partners are shuffled themselves" no longer holds */
+    for (int i = 0; i < c->nloads; i++) /* "its partners are shuffled themselves" no longer holds */
         if (loads[i].why == WHY_CHAIN) loads[i].why = WHY_NONE, shfl_set_why(&loads[i], WHY_PROFIT, "(%s)", target);
     int k = 0;
     for (int i = 0; i < nsites; i++) {
@@ -200,6 +251,18 @@ static bool run_function(Function *fn, const Options *o, int sm, Remarks *rm, bo
     Ctx c = { .fn = fn, .cfg = cfg, .dom = dom_get(fn), .li = loops_get(fn), .uni = uniform_get(fn), .mi = mi, .tt = vt->tt, .o = *o };
     c.lf = (LaneFacts){ .uni = c.uni, .li = c.li, .ssa = vt->ssa, .tid = vterms_special(fn, "%tid", 'x'),
                         .laneid = vterms_special(fn, "%laneid", 0) };
+    shfl_lane_facts_late(fn, &c.lf);
+    bool reqntid = false;
+    for (uint32_t i = 0; i < fn->nperf; i++) reqntid |= str_eqc(fn->perf[i].name, ".reqntid") && fn->perf[i].n;
+    c.align_ok = known_aligned_rows(fn) || !reqntid; /* wrap.c rule 2 (unknown shape: versioning or the guard checks it) */
+    if (reqntid && !known_row_shape(fn) && c.o.max_delta > 0) {
+        /* rows of fewer than 32 threads share every warp: the row guard
+         * would send every lane to the load (register copies still pay) */
+        remark(rm, PASS, fn, NULL, REMARK_MISSED,
+               "block shape (.reqntid) puts two rows in a warp: no lane's neighbour along %%tid.x is reliably in its warp, "
+               "so only N = 0 copies are made");
+        c.o.max_delta = 0;
+    }
     c.o.timeout_ms = budget_left(bg, o->timeout_ms); /* a proof must not outlive the budget by much */
 
     int nloads = 0;
@@ -211,6 +274,7 @@ static bool run_function(Function *fn, const Options *o, int sm, Remarks *rm, bo
     }
     if (!nloads) {
         remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads 0, shuffles 0");
+        free(c.lf.late);
         analysis_release(fn);
         return false;
     }
@@ -273,7 +337,9 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         sites[nsites++] = (ShflSite){ .src = loads[best->src].st, .dst = loads[d].st, .delta = best->delta, .bits = loads[d].bits,
                                         .check = best->check, .converged = uniform_converged(fn, loads[d].st),
                                         .in_loop = c.li->innermost[loads[d].block] != ANA_NONE || c.li->irreducible,
-                                        .src_live = shfl_src_reg_survives(&c, &loads[best->src], &loads[d]) };
+                                        .src_live = shfl_src_reg_survives(&c, &loads[best->src], &loads[d]),
+                                        .aligned = best->aligned, .nwrap = best->nwrap };
+        for (int k = 0; k < best->nwrap; k++) sites[nsites - 1].wrap[k] = best->wrap[k];
         loads[best->src].uses_as_src++;
         sum_abs += abs(best->delta);
     }
@@ -284,19 +350,20 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
                o->budget_ms, nloads);
         nsites = 0;
     }
-    bool row_guard = !known_row_shape(fn);
-    if (!bg->expired) nsites = gate(fn, o, sm, row_guard, rm, loads, nloads, sites, site_dst, chosen, nsites, &sum_abs);
+    c.nloads = nloads;
+    if (!bg->expired) nsites = gate(&c, sm, rm, loads, sites, site_dst, chosen, nsites, &sum_abs);
     for (int i = 0; i < nsites; i++) {
         Load *d = &loads[site_dst[i]];
         const Cand *best = chosen[i];
         d->why = WHY_NONE;
-        remark(rm, PASS, fn, d->st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s)",
+        remark(rm, PASS, fn, d->st, REMARK_APPLIED, "%s from the load at line %u (N = %d%s%s%s)",
                best->delta == 0 ? "register copy" : best->delta > 0 ? "shfl.sync.down" : "shfl.sync.up", loads[best->src].st->line,
                best->delta, d->bits == 64 ? ", 64-bit: two 32-bit shuffles" : "",
                !best->check ? ""
                : best->loop ? ", source in a loop: runtime address check"
                : best->clamp ? ", clamped index: runtime address check"
-                             : ", unsigned index: runtime address check");
+                             : ", index may wrap: runtime address check",
+               best->nwrap ? ", per-lane wrap check" : "");
         d->detail[0] = 1; /* marks: rewritten */
     }
     for (int d = 0; d < nloads && !bg->expired; d++) {
@@ -310,8 +377,7 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
         else
             remark(rm, PASS, fn, l->st, REMARK_MISSED, "%s%s%s", why_text(l->why), l->detail[0] ? " " : "", l->detail);
     }
-    ShflEmitOptions eo = { .no_corner = o->no_corner, .no_load = o->no_load, .row_guard = row_guard,
-                           .full_warps = known_full_warps(fn), .version = o->version };
+    ShflEmitOptions eo = emit_options(fn, o, sites, nsites);
     /* nothing below reads the analyses, their terms or the proofs */
     unsigned queries = proof_session_queries(c.ps);
     if (c.ps) proof_session_free(c.ps);
@@ -320,7 +386,11 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
     ShflEmitResult er = { 0 };
     if (nsites) er = shfl_emit(fn, sites, nsites, &eo);
     bool need = er.need_mask;
-    if (er.versioned)
+    if (er.versioned && er.on_rows)
+        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS,
+               "kernel versioned on the block shape: blocks whose rows are whole warps (%%ntid.x %% 32 == 0) run the rewrite, "
+               "with a constant full mask where all lanes arrive together; other shapes a copy of the original body");
+    else if (er.versioned)
         remark(rm, PASS, fn, NULL, REMARK_ANALYSIS,
                "kernel versioned on full warps: they run the rewrite with a constant full mask, partial warps a copy of the original body");
     else if (er.no_version)
@@ -328,10 +398,12 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
     if (!bg->expired) {
         remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, shuffles %d, mean |N| %.2f%s", nloads,
                nsites, nsites ? (double)sum_abs / nsites : 0.0,
-               nsites && need && row_guard ? " (block shape unknown: runtime row guard)" : "");
+               nsites && need && er.versioned && er.on_rows ? " (block shape unknown: versioned on it)"
+               : nsites && need && eo.row_guard ? " (block shape unknown: runtime row guard)" : "");
         shfl_proof_remark(&c, rm, nsites, dropped, queries);
     }
     free(sites), free(site_dst), free(chosen), free(loads), free(cands), free(ncand), free(c.fwd), free(c.bwd), free(c.stack);
+    free(c.lf.late);
     return need;
 }
 

@@ -23,12 +23,17 @@
  *                   no rewrite.
  *   loops=0|1     sources inside loops, with a runtime address check
  *                   (default 1 below sm_70, 0 on sm_70 and newer).
- *   unsigned=0|1    unsigned indices that may wrap, with the runtime
- *                   address check (default as loops).
+ *   wrap=0|1        widened 32-bit indices that may wrap between lanes and
+ *                   that neither value ranges, warp alignment nor a
+ *                   per-lane check cover (wrap.c), with the runtime
+ *                   address check (default as loops; unsigned= is the
+ *                   old name).
  *   clamp=0|1       clamped (min/max) indices whose shift does not commute
  *                   with the clamp, with the check (default as loops).
+ *   version=0|1     versioning on the block shape (plan.c; default 1).
  *   profit=auto|off the profitability gate of profit.c on sm_70 and newer
- *                   (default auto: only predicted wins are rewritten).
+ *                   (default auto: only predicted wins are rewritten; it
+ *                   prices the template as emitted).
  *   budget-ms=B     time budget per kernel (default 10000; 0: none): when
  *                   it runs out the kernel is left unchanged (S24).
  *   prove=auto|z3|rewrite

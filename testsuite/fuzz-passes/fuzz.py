@@ -141,8 +141,9 @@ class Campaign:
             self.invalid += 1
             self.log("INVALID %s: ptxas rejects it" % name)
             return
+        sync = name.startswith("s")
         shapes = [gen.LAUNCHES[int(k)] for k in self.a.launches.split(",")] if self.a.launches else gen.LAUNCHES
-        launches = [gen.launch_args(etype, g, b, seed) + (gen_sync.EMU_EXTRA if name.startswith("s") else [])
+        launches = [gen.launch_args(etype, g, b, seed, wrap_buffers=not sync) + (gen_sync.EMU_EXTRA if sync else [])
                     for g, b in shapes]
         verdicts = {}          # output hash -> failure or None
         valid = None

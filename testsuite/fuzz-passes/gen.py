@@ -41,6 +41,12 @@ its rewrite is a pass bug, not undefined behaviour:
   most 4x the largest per-site error (passes.py).  Its choices come from a
   second random stream, so --avoid=math gives the programs of before.
 
+Issue 22's features, from a third stream (--avoid=late,brk gives the
+programs of before): "late" (block 0's thread 0 reads a word others wait
+for with ld.acquire, then a neighbour pair indexes with it) and "brk"
+(lane-divergent break and continue in loops without a barrier); the kernels
+take two more read-only buffers e1, e2 (gen_ptx.py's "wrap" reads them).
+
 Usage: gen.py SEED [COUNT] — print COUNT kernels (seeds SEED..) as one .cu
 file on standard output; gen.py --meta SEED prints the kernel's element type;
 gen.py --features N: how many of seeds 1..N contain each math operation.
@@ -55,6 +61,8 @@ BS_MAX = 128     # threads per block (linear index t < 128)
 TX_MAX = 63      # tid.x
 NBLK = 4         # blocks in a grid
 OUT_N = NBLK * BS_MAX
+OUT_SPARE = 16   # out's elements after OUT_N: zeros, the lane-timing protocol's words (feature "late")
+WRAP_N = 256     # the read-only u32 buffers e1, e2 after cnt (feature "wrap": e2 lies 2^34 bytes after b)
 ARR_N = NBLK * R
 CNT_N = 16 + NBLK * BS_MAX
 
@@ -76,8 +84,13 @@ LAUNCHES = [
 ]
 
 
-def launch_args(etype, grid, block, seed=1):
-    """ptxopt-emu launch options for one shape (inputs from SEED)."""
+def launch_args(etype, grid, block, seed=1, wrap_buffers=True):
+    """ptxopt-emu launch options for one shape (inputs from SEED).  gen.py's
+    and gen_ptx.py's kernels take two more read-only buffers e1, e2
+    (wrap_buffers; gen_sync.py's do not): the emulator places each buffer in
+    a 4 GiB window of its own, in argument order, so e2 is b + 2^34 bytes,
+    which is where a 32-bit index that wraps between two lanes takes one of
+    them (feature "wrap")."""
     et = ETYPES[etype][0]
     dims = lambda s: [int(x) for x in s.split(",")]
     threads = 1
@@ -85,12 +98,14 @@ def launch_args(etype, grid, block, seed=1):
         threads *= d
     s = seed * 10
     return ["--grid=" + grid, "--block=" + block,
-            "--arg=buf:%s:%d:zeros" % (et, OUT_N),
+            "--arg=buf:%s:%d:zeros" % (et, OUT_N + OUT_SPARE),
             "--arg=buf:%s:%d:random:%d" % (et, ARR_N, s + 1),
             "--arg=buf:%s:%d:random:%d" % (et, ARR_N, s + 2),
             "--arg=buf:%s:%d:random:%d" % (et, ARR_N, s + 3),
             "--arg=buf:i32:%d:random:%d:0:64" % (CNT_N, s + 4),
-            "--arg=i32:%d" % (threads - 5), "--arg=i32:6", "--arg=u32:3"]
+            "--arg=i32:%d" % (threads - 5), "--arg=i32:6", "--arg=u32:3"] + (
+                ["--arg=buf:u32:%d:random:%d" % (WRAP_N, s + 5), "--arg=buf:u32:%d:random:%d" % (WRAP_N, s + 6)]
+                if wrap_buffers else [])
 
 
 # Features a campaign may switch off (fuzz.py --avoid), to look past a known
@@ -98,9 +113,13 @@ def launch_args(etype, grid, block, seed=1):
 # "known" names the shapes of issue 10's classes 1 and 2.
 AVOID = set()
 KNOWN = {"lane", "data", "atomic", "local", "merge", "laneloop", "motif"}
-# Every feature --avoid accepts: the known classes' shapes and "math"
-# (precise float math for the sfu pass; no known bug class).
-FEATURES = KNOWN | {"math"}
+# Every feature --avoid accepts: the known classes' shapes, "math" (precise
+# float math for the sfu pass; no known bug class) and issue 22's shapes:
+# "late" (lanes that read one word at different times: a spin on an acquire
+# that some lanes skip), "brk" (lane-divergent break and continue, loops
+# whose latch is the exit), "wrap" (a 32-bit index that wraps between two
+# lanes, sign- and zero-extended; gen_ptx.py only).
+FEATURES = KNOWN | {"math", "late", "brk", "wrap"}
 
 # The math feature's operations: C text over the loaded value V and
 # another value W, and the largest magnitude of the result.  Operands are
@@ -157,6 +176,10 @@ class Gen:
         # statement) is the same with or without it
         self.rm = random.Random(seed * 1000003 + 7)
         self.math_ops = []         # math operations emitted (gen.py --features)
+        # issue 22's features: a stream of their own (--avoid=late,brk gives
+        # the programs of before)
+        self.r22 = random.Random(seed * 7919 + 22)
+        self.plain_loops = 0       # enclosing loops without a barrier (break/continue allowed)
 
     # ---------------------------------------------------------- text
     def emit(self, s):
@@ -397,6 +420,9 @@ class Gen:
 
     def stmt(self, depth):
         self.budget -= 1
+        if not avoid("brk") and self.plain_loops and self.r22.random() < 0.08:
+            # a lane-divergent break or continue (issue 22 class 2)
+            self.emit("if (%s) %s;" % (self.cond(True), "break" if self.r22.random() < 0.5 else "continue"))
         c = self.r.random()
         if c < 0.30:
             self.load()
@@ -511,9 +537,11 @@ class Gen:
             self.in_bar_loop += 1
         else:
             self.fenced += 1
+            self.plain_loops += 1
         self.block(depth + 1, self.r.randint(2, 6))
         if not bar_loop:
             self.fenced -= 1
+            self.plain_loops -= 1
         if bar_loop:
             self.in_bar_loop -= 1
             # trip >= 1 and a trailing barrier: the segment after the loop
@@ -526,12 +554,38 @@ class Gen:
         self.loops.pop()
         self.uniform = saved
 
+    def late_motif(self):
+        """Lanes that read one word at different times (issue 22 class 1), as
+        gen_ptx.py's late_motif: block 0's thread 0 reads cfg (out's spare
+        word) and then releases sig; block 1's thread 0 waits for sig,
+        writes cfg and releases flag; every other thread waits for flag
+        and then reads cfg.  The value enters indices as a helper in [0, 7]."""
+        h = self.var("h")
+        v = self.r22.randrange(1, 8)
+        k = self.r22.choice([0, 1, -1, 2])
+        pair = "br[t + %s + %d] + br[t + %s + %d]" % (h, k, h, k + 1)
+        self.helpers.append(Term(h, 0, 7))
+        return ["    volatile unsigned *cfgw = (volatile unsigned *)(out + %d);" % OUT_N,
+                "    if (blk == 1 && t == 0) {",
+                "        while (ld_acquire(cfgw + 2) == 0) { }",
+                "        cfgw[0] = %du;" % v,
+                "        st_release(cfgw + 1, 1);",
+                "    } else if (blk != 0 || t != 0) {",
+                "        while (ld_acquire(cfgw + 1) == 0) { }",
+                "    }",
+                "    int %s = (int)(*(const unsigned *)(out + %d) & 7u);" % (h, OUT_N),
+                "    if (blk == 0 && t == 0) st_release(cfgw + 2, 1);",
+                "    __syncthreads();",
+                # a neighbour pair whose address holds the value (read-only b)
+                ("    acc = acc * 0.75%s + (%s);" % ("f" if self.etype == "float" else "", pair)) if self.flt
+                else "    acc = acc * 31u + (unsigned)(%s);" % pair]
+
     # ---------------------------------------------------------- kernel
     def kernel(self):
         e = self.etype
         rb = "const %s *%sb" % (e, "__restrict__ " if self.r.random() < 0.3 else "")
-        head = ['extern "C" __global__ void %s(%s *out, %s *a, %s, %s *c, int *cnt, int n, int p, unsigned q)'
-                % (self.name, e, e, rb, e), "{"]
+        head = ['extern "C" __global__ void %s(%s *out, %s *a, %s, %s *c, int *cnt, int n, int p, unsigned q, '
+                'const unsigned *e1, const unsigned *e2)' % (self.name, e, e, rb, e), "{"]
         pre = ["    unsigned ulane, lmask;",
                "    asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(ulane));",
                "    int lane = (int)ulane;",
@@ -551,6 +605,8 @@ class Gen:
         if self.has_local:
             pre += ["    %s loc[8];" % e,
                     "    for (int i = 0; i < 8; i++) loc[i] = br[t + i];"]
+        if not avoid("late") and self.r22.random() < 0.2:
+            pre += self.late_motif()
         if self.r.random() < 0.3:
             pre.append("    if (blk * (int)(blockDim.x * blockDim.y * blockDim.z) + t >= n) return;")
             self.returned = True
@@ -562,7 +618,11 @@ class Gen:
         return "\n".join(head + body + ["}"]) + "\n"
 
 
-PRELUDE = "#define SHOFF 64\n#define CL(x, k) fminf(fmaxf((x), -(k)), (k))\n"
+PRELUDE = ("#define SHOFF 64\n#define CL(x, k) fminf(fmaxf((x), -(k)), (k))\n"
+           "__device__ __forceinline__ unsigned ld_acquire(volatile unsigned *p)\n"
+           "{ unsigned v; asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p) : \"memory\"); return v; }\n"
+           "__device__ __forceinline__ void st_release(volatile unsigned *p, unsigned v)\n"
+           "{ asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" :: \"l\"(p), \"r\"(v) : \"memory\"); }\n")
 
 
 def kernel_source(seed):

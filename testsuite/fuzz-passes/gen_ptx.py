@@ -17,7 +17,16 @@ after a load, a precise div.rn/div.full, sqrt.rn, rcp.rn or sqrt.rn +
 rcp.rn (the rsqrt pair) of clamped loaded values (results within gen.MATH's
 magnitudes), whose result only enters acc.
 
-Usage: gen_ptx.py SEED — print the kernel p<SEED> as a .ptx module;
+Issue 22's features, from a third stream (--avoid=late,brk,wrap gives the
+programs of before): "late", lanes that read one word at different times
+(block 0's thread 0 skips an ld.acquire spin the others wait in; the word
+then enters a neighbour pair's index); "brk", lane-divergent break and
+continue in plain loops and a loop whose latch is a divergent exit right
+after a neighbour load; "wrap", a 32-bit index that wraps between two
+lanes of one warp, sign- or zero-extended, reading b and e2 (the launch's
+buffer 2^34 bytes after b, see gen.launch_args) on the two sides.
+
+Usage: gen_ptx.py [--avoid=FEATURES] SEED — print the kernel p<SEED> as a .ptx module;
 gen_ptx.py --features N — how many of seeds 1..N contain each math operation.
 """
 import random
@@ -60,6 +69,11 @@ class PGen:
         self.nc = self.r.random() < 0.3
         self.rm = random.Random(seed * 1000003 + 7)   # the math feature's stream
         self.math_ops = []
+        # issue 22's features (late, brk, wrap): a stream of their own, so
+        # that --avoid=late,brk,wrap gives the programs of before
+        self.r22 = random.Random(seed * 7919 + 22)
+        self.loop_labels = []                         # (continue, end) of the enclosing plain loops
+        self.feats = set()
 
     def reg(self, p):
         self.n[p] += 1
@@ -385,7 +399,12 @@ class PGen:
             self.in_bar_loop += 1
         else:
             self.fenced += 1
+        cont = self.label()
+        if not bar_loop:
+            self.loop_labels.append((cont, end))
         self.block(depth + 1, self.r.randint(2, 6))
+        if not bar_loop:
+            self.loop_labels.pop()
         if bar_loop:
             self.in_bar_loop -= 1
             self.emit("bar.sync \t0;")
@@ -393,6 +412,7 @@ class PGen:
             self.writes.clear()
         else:
             self.fenced -= 1
+        self.lines.append(cont + ":")
         self.emit("add.s32 \t%s, %s, 1;" % (i, i))
         self.emit("setp.lt.s32 \t%s, %s, %s;" % (pc, i, trip))
         self.emit("@%s bra \t%s;" % (pc, top))
@@ -436,8 +456,146 @@ class PGen:
             self.writes.add(arr)
         self.values.append(x)
 
+    # ------------------------------------------------- issue 22's features
+    def late_motif(self):
+        """Lanes that read one word at different times (issue 22 class 1):
+        block 0's thread 0 reads cfg (out's spare word) and then releases
+        sig; block 1's thread 0 waits for sig, writes cfg and releases flag;
+        every other thread waits for flag and then reads cfg.  Thread 0
+        reads the old value, the others the new one, and nothing races: a
+        warp-uniform address, a value that is not warp-uniform, which then
+        enters indices as a helper in [0, 7]."""
+        self.feats.add("late")
+        cfg, v, m, h = self.reg("%rd"), self.reg("%r"), self.reg("%r"), self.reg("%r")
+        pb, pt, pw, pr, pc = (self.reg("%p") for _ in range(5))
+        ws, nw, wf, rd = self.label(), self.label(), self.label(), self.label()
+        self.emit("add.s64 \t%s, %s, %d;" % (cfg, self.glob["out"], gen.OUT_N * self.sz))
+        self.emit("setp.eq.s32 \t%s, %s, 0;" % (pt, self.t.reg))
+        self.emit("setp.eq.s32 \t%s, %s, 1;" % (pb, self.blk))
+        self.emit("and.pred \t%s, %s, %s;" % (pw, pb, pt))
+        self.emit("setp.eq.and.s32 \t%s, %s, 0, %s;" % (pr, self.blk, pt))
+        self.emit("@!%s bra \t%s;" % (pw, nw))
+        self.lines.append(ws + ":")
+        self.emit("ld.acquire.gpu.global.u32 \t%s, [%s+8];" % (v, cfg))
+        self.emit("setp.eq.u32 \t%s, %s, 0;" % (pc, v))
+        self.emit("@%s bra \t%s;" % (pc, ws))
+        self.emit("st.global.u32 \t[%s], %d;" % (cfg, self.r22.randrange(1, 8)))
+        self.emit("st.release.gpu.global.u32 \t[%s+4], 1;" % cfg)
+        self.emit("bra.uni \t%s;" % rd)
+        self.lines.append(nw + ":")
+        self.emit("@%s bra \t%s;" % (pr, rd))
+        self.lines.append(wf + ":")
+        self.emit("ld.acquire.gpu.global.u32 \t%s, [%s+4];" % (v, cfg))
+        self.emit("setp.eq.u32 \t%s, %s, 0;" % (pc, v))
+        self.emit("@%s bra \t%s;" % (pc, wf))
+        self.lines.append(rd + ":")
+        self.emit("ld.global.u32 \t%s, [%s];" % (m, cfg))
+        self.emit("@%s st.release.gpu.global.u32 \t[%s+8], 1;" % (pr, cfg))
+        self.emit("and.b32 \t%s, %s, 7;" % (h, m))
+        self.helpers.append(T(h, 0, 7))
+        # every thread of the block meets again (the barrier is no hazard:
+        # all reach it together), so the lanes that read different values
+        # share a warp's shuffles after it
+        self.emit("bar.sync \t0;")
+        # a neighbour pair whose address holds the value (read-only b)
+        j, o, a = self.reg("%r"), self.reg("%rd"), self.reg("%rd")
+        x, y = self.reg(self.vp), self.reg(self.vp)
+        k = self.r22.choice([0, 1, -1, 2])
+        self.emit("add.s32 \t%s, %s, %s;" % (j, self.t.reg, h))
+        self.emit("mul.wide.s32 \t%s, %s, %d;" % (o, j, self.sz))
+        self.emit("add.s64 \t%s, %s, %s;" % (a, self.region["b"], o))
+        self.emit("ld.global%s \t%s, [%s%s];" % (self.ty, x, a, "+%d" % (k * self.sz) if k else ""))
+        self.emit("ld.global%s \t%s, [%s+%d];" % (self.ty, y, a, (k + 1) * self.sz))
+        self.mix(x)
+        self.mix(y)
+
+    def wrap_motif(self):
+        """A 32-bit index that wraps between two lanes (issue 22 class 3):
+        x = t + (2^31 - W), sign-extended, or x = t - W, zero-extended, W
+        in 1..127 and not a multiple of 32 (the wrap falls inside a warp);
+        from the pointer P (b + 2^33 + 4W, or b + 4W) threads t < W read
+        e2[t], e2[t + 1] (e2 lies 2^34 bytes after b: fuzz launches) and the
+        others b[t], b[t + 1] (read-only memory).  The neighbour load
+        is at [A+4] (the shift in the 64-bit address, as nvcc writes it) or
+        from x + 1 computed in 32 bits."""
+        self.feats.add("wrap")
+        sx = self.r22.random() < 0.5
+        W = self.r22.choice([w for w in range(1, 128) if w % 32])
+        x, o, a, pp = self.reg("%r"), self.reg("%rd"), self.reg("%rd"), self.reg("%rd")
+        v1, v2 = self.reg("%r"), self.reg("%r")
+        self.emit("add.s32 \t%s, %s, %d;" % (x, self.t.reg, (1 << 31) - W if sx else -W))
+        self.emit("add.s64 \t%s, %s, %d;" % (pp, self.glob["b"], (1 << 33) + 4 * W if sx else 4 * W))
+        self.emit("mul.wide.%s32 \t%s, %s, 4;" % ("s" if sx else "u", o, x))
+        self.emit("add.s64 \t%s, %s, %s;" % (a, pp, o))
+        self.emit("ld.global%s.u32 \t%s, [%s];" % (self.r22.choice(["", ".cg", ".nc"]), v1, a))
+        if self.r22.random() < 0.7:
+            self.emit("ld.global.u32 \t%s, [%s+4];" % (v2, a))
+        else:
+            x2, o2, a2 = self.reg("%r"), self.reg("%rd"), self.reg("%rd")
+            self.emit("add.s32 \t%s, %s, 1;" % (x2, x))
+            self.emit("mul.wide.%s32 \t%s, %s, 4;" % ("s" if sx else "u", o2, x2))
+            self.emit("add.s64 \t%s, %s, %s;" % (a2, pp, o2))
+            self.emit("ld.global.u32 \t%s, [%s];" % (v2, a2))
+        for v in (v1, v2):
+            if self.flt:
+                f = self.reg(self.vp)
+                self.emit("cvt.rn%s.u32 \t%s, %s;" % (self.ty, f, v))
+                self.mix(f)
+            else:
+                self.mix(v)
+
+    def brk_motif(self):
+        """The issue 22 class 2 shape: a load before a loop, the neighbour's
+        element loaded in it, and a lane-divergent break after the load in
+        the same block (latch = exit), of read-only b."""
+        self.feats.add("brk")
+        k = self.r22.choice([0, 1, -1, 2])
+        k2 = k + self.r22.choice([1, -1, 2])
+        x, y = self.reg(self.vp), self.reg(self.vp)
+        i, pc, pb, top, end = self.reg("%r"), self.reg("%p"), self.reg("%p"), self.label(), self.label()
+        ta = self.reg("%rd")
+        self.emit("mul.wide.s32 \t%s, %s, %d;" % (ta, self.t.reg, self.sz))
+        self.emit("add.s64 \t%s, %s, %s;" % (ta, ta, self.region["b"]))
+        self.emit("ld.global%s \t%s, [%s%s];" % (self.ty, x, ta, "+%d" % (k * self.sz) if k else ""))
+        self.reads_any.add("b")
+        self.mix(x)
+        self.emit("mov.u32 \t%s, 0;" % i)
+        self.lines.append(top + ":")
+        self.emit("ld.global%s \t%s, [%s%s];" % (self.ty, y, ta, "+%d" % (k2 * self.sz) if k2 else ""))
+        self.mix(y)
+        self.emit("add.s32 \t%s, %s, 1;" % (i, i))
+        c = self.r22.randrange(3)
+        if c == 0:
+            self.emit("setp.gt.u32 \t%s, %s, %d;" % (pb, self.lane.reg, self.r22.randrange(32)))
+        elif c == 1:
+            w = self.reg("%r")
+            self.emit("and.b32 \t%s, %s, 3;" % (w, self.t.reg))
+            self.emit("setp.ge.u32 \t%s, %s, %s;" % (pb, i, w))
+        else:
+            self.emit("setp.gt%s \t%s, %s, %s;" % (self.ty if self.flt else ".s32", pb, y,
+                                                    self.zero if self.flt else "0"))
+        self.emit("@%s bra \t%s;" % (pb, end))
+        self.emit("setp.lt.u32 \t%s, %s, %d;" % (pc, i, self.r22.choice([3, 5])))
+        self.emit("@%s bra \t%s;" % (pc, top))
+        self.lines.append(end + ":")
+        self.values.append(x)
+
+    def jump(self):
+        """A lane-divergent break or continue in the innermost plain loop
+        (issue 22 class 2: loops whose exit or back edge is divergent)."""
+        cont, end = self.loop_labels[-1]
+        self.feats.add("brk")
+        p = self.cond(True)
+        self.emit("@%s bra \t%s;" % (p, end if self.r22.random() < 0.5 else cont))
+
     def stmt(self, depth):
         self.budget -= 1
+        if not gen.avoid("brk") and self.loop_labels and self.r22.random() < 0.08:
+            self.jump()
+        if not gen.avoid("wrap") and self.r22.random() < 0.04:
+            self.wrap_motif()
+        if not gen.avoid("brk") and depth < 2 and self.r22.random() < 0.03:
+            self.brk_motif()
         c = self.r.random()
         if c < 0.30:
             self.load()
@@ -466,11 +624,14 @@ class PGen:
     def kernel(self):
         n = self.name
         prm = [self.reg("%rd") for _ in range(5)]
+        eprm = [self.reg("%rd") for _ in range(2)]
         self.n_, self.p, self.q = self.reg("%r"), self.reg("%r"), self.reg("%r")
         for i, r in enumerate(prm):
             self.emit("ld.param.u64 \t%s, [%s_param_%d];" % (r, n, i))
         for i, r in enumerate([self.n_, self.p, self.q]):
             self.emit("ld.param.u32 \t%s, [%s_param_%d];" % (r, n, 5 + i))
+        for i, r in enumerate(eprm):
+            self.emit("ld.param.u64 \t%s, [%s_param_%d];" % (r, n, 8 + i))
         g = {}
         for name, r in zip(["out", "a", "b", "c", "cnt"], prm):
             g[name] = self.reg("%rd")
@@ -522,6 +683,9 @@ class PGen:
                 v = self.reg("%r")
                 self.emit("add.s32 \t%s, %s, %d;" % (v, t, 3 * i))
                 self.emit("st.local.u32 \t[%s+%d], %s;" % (self.depot, 4 * i, v))
+        self.blk = blk
+        if not gen.avoid("late") and self.r22.random() < 0.2:
+            self.late_motif()
         if self.r.random() < 0.3:
             p, tot, y = self.reg("%p"), self.reg("%r"), self.reg("%r")
             self.emit("mov.u32 \t%s, %%ntid.z;" % y)
@@ -548,7 +712,8 @@ class PGen:
         if self.has_local:
             decl.insert(0, "\t.local .align 4 .b8 \t__local_depot_%s[32];" % n)
         params = ",\n".join(["\t.param .u64 %s_param_%d" % (n, i) for i in range(5)] +
-                            ["\t.param .u32 %s_param_%d" % (n, i) for i in range(5, 8)])
+                            ["\t.param .u32 %s_param_%d" % (n, i) for i in range(5, 8)] +
+                            ["\t.param .u64 %s_param_%d" % (n, i) for i in range(8, 10)])
         return ("//\n// gen_ptx.py %s\n//\n\n.version 8.0\n.target sm_80\n.address_size 64\n\n"
                 "\t// .globl\t%s\n.visible .entry %s(\n%s\n)\n{\n%s\n\n%s\n}\n"
                 % (n[1:], n, n, params, "\n".join(decl), "\n".join(self.lines)))
@@ -560,6 +725,8 @@ def kernel_source(seed):
 
 
 if __name__ == "__main__":
+    if sys.argv[1].startswith("--avoid="):
+        gen.AVOID |= set(sys.argv.pop(1).split("=", 1)[1].split(","))
     if sys.argv[1] == "--features":
         # how many of seeds 1..N contain each math operation
         seen = {}

@@ -86,11 +86,13 @@ class Tools:
     def exact_warps(self, a, b, kernel, launch, opts, lam):
         """oracle:exact-warps=LAM (see the file's comment): (rc, output)."""
         bs = 128  # gen.BS_MAX: out[blk * 128 + t]
-        nbuf = sum(1 for x in launch if x.startswith("--arg=buf:"))
+        args = [x for x in launch if x.startswith("--arg=")]
+        bufs = [i for i, x in enumerate(args) if x.startswith("--arg=buf:")]  # argument numbers of the buffers
+        nbuf = len(bufs)
         with tempfile.TemporaryDirectory() as d:
             data = []
             for tag, f in (("A", a), ("B", b)):
-                dumps = ["--dump=%d:%s" % (i, os.path.join(d, "%s%d" % (tag, i))) for i in range(nbuf)]
+                dumps = ["--dump=%d:%s" % (j, os.path.join(d, "%s%d" % (tag, i))) for i, j in enumerate(bufs)]
                 rc, out = self.run([self.emu, f, "--kernel=" + kernel, "--dump-format=bin"] + EMU_OPTS + launch
                                    + opts + dumps)
                 if rc:
@@ -109,7 +111,7 @@ class Tools:
             elif x != y:
                 e = next(j for j in range(len(x)) if x[j] != y[j])
                 return 1, ("%s and %s differ in 1 element of an exact buffer (oracle:exact-warps): argument %d "
-                           "byte %d" % (a, b, i, e))
+                           "byte %d" % (a, b, bufs[i], e))
         return 0, ""
 
 

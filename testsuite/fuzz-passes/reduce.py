@@ -260,6 +260,11 @@ FEATURES = [  # what a reduced kernel still contains: a hint at the class
     # sites): div/sqrt/rcp.rn, div.full, or the approximate instructions
     # inside nvcc's inlined expf/powf/tanhf
     ("math", r"\b(?:div\.(?:rn|full)|sqrt\.rn|rcp\.rn)\.f32|\b(?:ex2|lg2|sin|cos|tanh)\.approx"),
+    # issue 22: a spin on an acquire that some lanes skip (lane timing), a
+    # 32-bit index that wraps between lanes (gen_ptx.py: t + 2^31 - 64 or
+    # t - 64), a loop left from a block that is not its header's (a break)
+    ("late", r"\bld\.acquire\."), ("wrap", r"\badd\.s32\s+(%r\d+), %r\d+, (?:21474835\d\d|21474836[0-4]\d|-\d+);\n\s*add\.s64\s+%rd\d+, %rd\d+, \d+;"
+             r"\n\s*mul\.wide\.[su]32\s+%rd\d+, \1, 4;"),
 ]
 
 

@@ -115,7 +115,8 @@ def added(orig, new, kernel):
 
 
 def sites_of(remarks, kernel):
-    pat = re.compile(r"\[shuffle\] %s: shfl\.sync\.(down|up) from the load at line \d+ \(N = -?\d+\) \(applied\)"
+    pat = re.compile(r"\[shuffle\] %s: shfl\.sync\.(down|up) from the load at line \d+ \(N = -?\d+(, per-lane wrap check)?\) "
+                     r"\(applied\)"
                      % re.escape(kernel))
     return sum(1 for l in open(remarks) if pat.search(l))
 
@@ -154,12 +155,15 @@ def emu_check(emu, orig, new, remarks, kernel, launch):
         bad.append("%d shuffles issued, fewer than %d sites x %d warps" % (run, sites, w))
     extra = i1["total"] - i0["total"] - len(guard) * w
     per_site = extra / run if run else float("inf")
+    # the figure: warp instructions added per executed shuffle,
+    # beyond the shuffle itself (guard included)
+    beyond = (i1["total"] - i0["total"] - run) / run if run else float("inf")
     if per_site > 2:
         bad.append("%.2f warp instructions per site beyond its load's slot (target: at most 2)" % per_site)
     print("%s: %d sites, guard set-up %d (%s), %d warps, warp instructions %d -> %d = +%d guard x %d warps "
-          "+ %.2f x %d sites run; sectors %d -> %d: %s"
+          "+ %.2f x %d sites run (%.2f per shuffle beyond the shuffle); sectors %d -> %d: %s"
           % (kernel, sites, len(guard), "activemask" if any("activemask" in g for g in guard) else "no activemask",
-             w, i0["total"], i1["total"], len(guard), w, per_site, run, c0["global_load"]["sectors"],
+             w, i0["total"], i1["total"], len(guard), w, per_site, run, beyond, c0["global_load"]["sectors"],
              c1["global_load"]["sectors"], "ok" if not bad else "FAIL: " + "; ".join(bad)))
     return not bad
 
