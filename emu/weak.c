@@ -13,9 +13,9 @@
  * * Store buffer.  Plain and .relaxed stores of global and shared memory
  *   enter T's buffer; buffered stores drain to memory one at a time, in an
  *   order the seed chooses (stores to overlapping bytes in program order),
- *   at the scheduler's steps, when the buffer is full, and all of them at a
- *   release (st.release, atom.release/acq_rel), a fence, a barrier, an
- *   mbarrier operation or exit.  T's own loads see its buffered stores.  A
+ *   at the scheduler's steps, when the buffer is full, and all of them (in
+ *   such an order) at a release (st.release, atom.release/acq_rel), a
+ *   fence, a barrier, an mbarrier operation or exit.  T's own loads see its buffered stores.  A
  *   release store and every atomic act on memory directly (atomics after
  *   the buffered stores to their address).  Draining everything at every
  *   release and fence, whatever its scope, orders more than PTX: a .cta
@@ -316,11 +316,14 @@ static void drain_overlapping(Machine *M, Thread *T, WHist *h, uint64_t off, uin
     }
 }
 
+/* A release, fence, barrier arrival or exit: every buffered store is
+ * performed first, among themselves in any order (overlapping ones in
+ * program order), as a thread that reads memory in between may see. */
 void weak_release(Machine *M, Thread *T)
 {
     WThread *wk = T->wk;
     if (!wk) return;
-    while (wk->n) drain_one(M, T, 0);
+    while (wk->n) drain_random(M, T);
 }
 
 void weak_acquire_all(Machine *M, Thread *T, const Cta *c)
