@@ -13,31 +13,34 @@
  * * Store buffer.  Plain and .relaxed stores of global and shared memory
  *   enter T's buffer; buffered stores drain to memory one at a time, in an
  *   order the seed chooses (stores to overlapping bytes in program order),
- *   at the scheduler's steps, when the buffer is full, and all of them at a
- *   release (st.release, atom.release/acq_rel), a fence, a barrier, an
- *   mbarrier operation or exit.  T's own loads see its buffered stores.  A
+ *   at the scheduler's steps, when the buffer is full, and all of them (in
+ *   such an order) at a release (st.release, atom.release/acq_rel), a
+ *   fence, a barrier, an mbarrier operation or exit.  T's own loads see its buffered stores.  A
  *   release store and every atomic act on memory directly (atomics after
  *   the buffered stores to their address).  Draining everything at every
  *   release and fence, whatever its scope, orders more than PTX: a .cta
  *   release is still told apart from a .gpu one at the acquiring side.
  *
  * * Stale loads.  Memory keeps, per 4-byte word, its last WHIST writes
- *   (time, writer, the bytes they replaced, release information).  A load
+ *   (time, writer, the bytes they replaced, release information), and
+ *   always the write each byte's value comes from.  A load
  *   reads the word as it was at some time tau >= T's lower bound for it,
  *   chosen by the seed: the latest of T's own writes, the write T last
  *   observed there with a strong load (sequential consistency per
  *   location), every write up to T's floor, and the oldest time the
  *   history still covers.  T's floor rises when T synchronises: an
- *   acquire (ld.acquire, atom.acquire/acq_rel, or a strong load followed
- *   by a fence: the acquire pattern) that reads a write carrying release
- *   information (a release, or a strong write after a fence of T': the
- *   release pattern, also inherited along read-modify-write chains), when
- *   the two are morally strong (each in the other's scope: the same CTA, or
- *   both .gpu/.sys), raises it to the time of that release; a fence.sc
- *   raises it to the time of the latest fence.sc it is ordered after (same
- *   CTA, or both .gpu: the fence-SC order); a barrier or mbarrier wait to
- *   the present.  So a .cta release/acquire pair, or .cta fences, in
- *   different CTAs order nothing.
+ *   acquire pattern (ld.acquire, atom.acquire/acq_rel; a strong read of M
+ *   then an acquire of M; a strong read, not a reduction's, then a fence)
+ *   whose strong read read a write carrying release information (a
+ *   release pattern of T': a release; a release of M then a strong write
+ *   of M; a fence, or a completed barrier, then a strong write; also
+ *   inherited along read-modify-write chains), for the releases that are
+ *   morally strong with the acquire (each in the other's scope: the same
+ *   CTA, or both .gpu/.sys), raises it to the time of those releases; a
+ *   fence.sc raises it to the time of the latest fence.sc it is ordered
+ *   after (same CTA, or both .gpu: the fence-SC order); a barrier or
+ *   mbarrier wait to the present.  So a .cta release/acquire pair, or
+ *   .cta fences, in different CTAs order nothing.
  *
  * * Stores ahead of loads (load buffering).  A plain or .relaxed load may
  *   let a store a few instructions later be performed first, when nothing
@@ -49,8 +52,13 @@
  * man/ptxopt-emu.1, WEAK MEMORY): every release and fence drains the
  * whole buffer, whatever its scope, and a release store is performed at
  * once (never after a later store); a write seen by a weak load counts as
- * observed for cumulativity (PTX needs a morally strong read); RMW chains
- * merge release information to the widest scope; .cluster is .gpu; a
+ * observed for cumulativity (PTX needs a morally strong read); .cta
+ * releases of several CTAs merged along an RMW chain synchronise with
+ * .cta acquires of every CTA; a release of M, or a strong read of M, whose
+ * entry a thread forgot (8 words each) acts on every location; a
+ * thread's lower bounds are per word (its own write of other bytes of a
+ * word bounds a load of the word); a partial overlap counts as morally
+ * strong; .cluster is .gpu; a
  * fence of a kind it does not know is fence.sc.gpu; mbarrier operations
  * release and acquire everything.  What it does not model: torn values
  * (an access reads one snapshot), the async proxy (cp.async data, mbarrier
@@ -67,23 +75,31 @@
 #define WBUF_CAP 8       /* stores a thread's buffer holds */
 #define WOBS 8           /* words whose observed write a thread remembers */
 
+/* Release information a write carries (a release, a release pattern, or
+ * inherited along read-modify-writes): what an acquire that reads it
+ * learns, by the acquire's scope.  One of .gpu/.sys scope sees every write
+ * up to gpu; one of CTA c (any scope) also every write up to cta_ts when c
+ * is cta, or cta is WCTA_ANY (releases of several CTAs merged: every CTA
+ * learns, which orders more, never less).  0: nothing. */
+typedef struct WRel { uint64_t gpu, cta_ts; uint32_t cta; } WRel;
+#define WCTA_ANY UINT32_MAX
+
 /* One write of a word: what it replaced, and what a load of it learns. */
 typedef struct WRec {
     uint64_t ts;        /* when it was performed (M->wts) */
-    uint64_t rel_ts;    /* release information: an acquire that reads it may see every write up to rel_ts (0: none) */
+    WRel rel;           /* release information */
     uint32_t writer;    /* WThread.uid */
-    uint32_t cta, rel_cta;
+    uint32_t cta;
     uint32_t old;       /* the bytes it replaced (under mask) */
     uint32_t old_sh;    /* their poison shadow */
     uint8_t mask;       /* bytes of the word written */
     uint8_t scope;      /* WS_NONE: a weak write; else a strong one of that scope */
-    uint8_t rel_scope;
 } WRec;
 
 typedef struct WWord {
     WRec r[WHIST];      /* oldest first */
     uint8_t n;
-    uint64_t horizon;   /* a forgotten write: no load goes before it */
+    uint64_t horizon;   /* no load reads the word as it was before this (a forgotten write's value) */
 } WWord;
 
 typedef struct WHist {
@@ -92,9 +108,6 @@ typedef struct WHist {
     WWord **pages;
     uint64_t npages;
 } WHist;
-
-/* Release information a write carries (release, release pattern, or inherited). */
-typedef struct WRel { uint64_t ts; uint32_t cta; uint8_t scope; } WRel;
 
 typedef struct WEntry {
     uint64_t when;      /* M->clock when it was buffered (the drain bound) */
@@ -113,9 +126,19 @@ typedef struct WThread {
     int32_t listed;     /* index in M->wlist, -1 */
     uint64_t floor;
     uint64_t pend_cta, pend_gpu;  /* releases observed by strong loads, for a later fence (acquire pattern) */
-    WRel relf;          /* the latest release fence: strong stores after it are releases */
-    struct { WHist *h; uint64_t word, ts; } obs[WOBS];
+    WRel relf;          /* release fences (and barriers) so far: strong stores after them are releases */
+    /* per word: the latest write a strong load observed (never read
+     * older: SC per location), and the releases strong reads of it
+     * observed, for a later acquire of the same word (the acquire pattern
+     * "strong read of M, then an acquire of M": pcta/pgpu what a .cta/.gpu
+     * acquire learns) */
+    struct { WHist *h; uint64_t word, ts, pcta, pgpu; } obs[WOBS];
     uint32_t nobs, obs_next;
+    /* per word: the thread's latest release of it, carried by its later
+     * strong writes of the word (the release pattern "release of M, then
+     * a strong write of M") */
+    struct { WHist *h; uint64_t word; WRel rel; } relw[WOBS];
+    uint32_t nrelw, relw_next;
     uint32_t hoist_pc1; /* pc + 1 of a store already performed ahead of a load */
 } WThread;
 
@@ -130,6 +153,26 @@ static inline uint64_t wrand(Machine *M)
 }
 
 static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The release information of a release (or release fence) of scope
+ * scope by a thread of CTA cta at time ts. */
+static WRel rel_of(uint8_t scope, uint32_t cta, uint64_t ts)
+{
+    return (WRel){ scope >= WS_GPU ? ts : 0, ts, cta };
+}
+
+/* Both releases' information: no acquirer learns less than from either. */
+static WRel rel_merge(WRel a, const WRel *b)
+{
+    WRel r = a;
+    r.gpu = umax(a.gpu, b->gpu);
+    if (!b->cta_ts) return r;
+    if (!a.cta_ts || a.cta == b->cta) r.cta = b->cta;
+    else r.cta = WCTA_ANY;
+    r.cta_ts = umax(a.cta_ts, b->cta_ts);
+    return r;
+}
+
 
 bool emu_memory_parse(const char *s, EmuMemory *m, uint64_t *seed, bool *has_seed)
 {
@@ -219,6 +262,39 @@ static WHist *hist_of(Exec *x, const MemRef *r, uint64_t *off)
 
 typedef struct WMeta { uint32_t writer, cta; uint8_t scope; WRel rel; } WMeta;
 
+/* Makes room in a full word history for a write of the bytes in mask.  A
+ * record still supplies a byte's value (no later record wrote it) must
+ * stay: a load that reads that byte must know its write (to synchronise
+ * with a release, and for SC per location).  Of 4 kept records and the new
+ * one, at most 4 supply a byte, the new one among them, so an old record
+ * supplies none: the oldest such goes, and no load reads the word as it
+ * was before the time the last of its bytes was overwritten (the horizon). */
+static void hist_forget(WWord *ww, uint8_t mask, uint64_t now)
+{
+    for (int i = 0; i < ww->n; i++) {
+        uint64_t dead = 0;
+        int b;
+        for (b = 0; b < 4; b++) {
+            if (!(ww->r[i].mask >> b & 1)) continue;
+            uint64_t by = 0;   /* when byte b was next written */
+            for (int j = i + 1; j < ww->n && !by; j++)
+                if (ww->r[j].mask >> b & 1) by = ww->r[j].ts;
+            if (!by && (mask >> b & 1)) by = now;
+            if (!by) break;
+            dead = umax(dead, by);
+        }
+        if (b < 4) continue;   /* byte b is still its value */
+        ww->horizon = umax(ww->horizon, dead);
+        memmove(&ww->r[i], &ww->r[i + 1], sizeof(WRec) * (size_t)(ww->n - i - 1));
+        ww->n--;
+        return;
+    }
+    /* not reached (see above); forgetting everything but the present is safe */
+    ww->horizon = now;
+    memmove(&ww->r[0], &ww->r[1], sizeof(WRec) * (WHIST - 1));
+    ww->n--;
+}
+
 /* Writes size bytes at off into memory as one write at a new time, and
  * remembers what it replaced.  Returns its time. */
 static uint64_t hist_write(Machine *M, WHist *h, uint64_t off, const uint8_t *data, const uint8_t *dsh, uint32_t size,
@@ -233,9 +309,7 @@ static uint64_t hist_write(Machine *M, WHist *h, uint64_t off, const uint8_t *da
         rec.writer = m->writer;
         rec.cta = m->cta;
         rec.scope = m->scope;
-        rec.rel_ts = m->rel.ts;
-        rec.rel_cta = m->rel.cta;
-        rec.rel_scope = m->rel.scope;
+        rec.rel = m->rel;
         for (int b = 0; b < 4; b++) {
             uint64_t a = w * 4 + (uint64_t)b;
             if (a >= h->size) break;
@@ -243,11 +317,7 @@ static uint64_t hist_write(Machine *M, WHist *h, uint64_t off, const uint8_t *da
             rec.old_sh |= (uint32_t)h->sh[a] << (8 * b);
             if (a >= off && a < off + size) rec.mask |= (uint8_t)(1u << b);
         }
-        if (ww->n == WHIST) {
-            ww->horizon = umax(ww->horizon, ww->r[0].ts);
-            memmove(&ww->r[0], &ww->r[1], sizeof(WRec) * (WHIST - 1));
-            ww->n--;
-        }
+        if (ww->n == WHIST) hist_forget(ww, rec.mask, ts);
         ww->r[ww->n++] = rec;
     }
     memcpy(h->data + off, data, size);
@@ -316,16 +386,27 @@ static void drain_overlapping(Machine *M, Thread *T, WHist *h, uint64_t off, uin
     }
 }
 
+/* A release, fence, barrier arrival or exit: every buffered store is
+ * performed first, among themselves in any order (overlapping ones in
+ * program order), as a thread that reads memory in between may see. */
 void weak_release(Machine *M, Thread *T)
 {
     WThread *wk = T->wk;
     if (!wk) return;
-    while (wk->n) drain_one(M, T, 0);
+    while (wk->n) drain_random(M, T);
 }
 
+/* A completed barrier (bar/barrier, bar.warp.sync) or mbarrier wait: T
+ * sees every write performed so far, and the wait is also a release fence
+ * at .cta scope (ptx.als: FenceRels includes BarrierWait; Lustig et al.
+ * 3.4.2: barrier synchronisation is release/acquire at .cta scope), so
+ * T's strong stores after it carry it to acquires of T's CTA. */
 void weak_acquire_all(Machine *M, Thread *T, const Cta *c)
 {
-    wthread(M, T, c)->floor = M->wts;
+    WThread *wk = wthread(M, T, c);
+    wk->floor = M->wts;
+    WRel b = rel_of(WS_CTA, wk->cta, M->wts);
+    wk->relf = rel_merge(wk->relf, &b);
 }
 
 /* A buffered store is performed within this many warp issues: hardware
@@ -381,34 +462,116 @@ static bool morally_strong(uint8_t rscope, uint32_t rcta, const WRec *rec)
     return rec->cta == rcta || (rscope >= WS_GPU && rec->scope >= WS_GPU);
 }
 
-/* Whether a release of (scope, cta) and an acquirer of scope ascope in
- * CTA acta are morally strong. */
-static bool rel_sync(const WRel *r, uint8_t ascope, uint32_t acta)
+/* What an acquirer of scope ascope in CTA acta learns from r: the time up
+ * to which it sees every write (0: nothing).  The release and the acquire
+ * must be morally strong (ISA "Memory synchronization": the first
+ * operation of the release pattern and the last of the acquire pattern):
+ * the same CTA, or both .gpu/.sys. */
+static uint64_t rel_learn(const WRel *r, uint8_t ascope, uint32_t acta)
 {
-    if (!r->ts) return false;
-    return r->cta == acta || (r->scope >= WS_GPU && ascope >= WS_GPU);
+    uint64_t t = ascope >= WS_GPU ? r->gpu : 0;
+    if (r->cta == acta || r->cta == WCTA_ANY) t = umax(t, r->cta_ts);
+    return t;
+}
+
+static int obs_find(const WThread *wk, const WHist *h, uint64_t word)
+{
+    for (uint32_t i = 0; i < wk->nobs; i++)
+        if (wk->obs[i].h == h && wk->obs[i].word == word) return (int)i;
+    return -1;
 }
 
 static uint64_t obs_get(const WThread *wk, const WHist *h, uint64_t word)
 {
-    for (uint32_t i = 0; i < wk->nobs; i++)
-        if (wk->obs[i].h == h && wk->obs[i].word == word) return wk->obs[i].ts;
-    return 0;
+    int i = obs_find(wk, h, word);
+    return i < 0 ? 0 : wk->obs[i].ts;
+}
+
+/* T's entry for word, made if needed.  A forgotten entry raises the floor
+ * to everything it held instead (which orders more). */
+static int obs_entry(WThread *wk, WHist *h, uint64_t word)
+{
+    int f = obs_find(wk, h, word);
+    if (f >= 0) return f;
+    uint32_t i;
+    if (wk->nobs < WOBS) i = wk->nobs++;
+    else {
+        i = wk->obs_next;
+        wk->obs_next = (wk->obs_next + 1) % WOBS;
+        wk->floor = umax(wk->floor, umax(wk->obs[i].ts, umax(wk->obs[i].pcta, wk->obs[i].pgpu)));
+    }
+    wk->obs[i].h = h;
+    wk->obs[i].word = word;
+    wk->obs[i].ts = wk->obs[i].pcta = wk->obs[i].pgpu = 0;
+    return (int)i;
 }
 
 /* T observed the write of time ts at word (a strong load): it never reads
- * an older one there.  A forgotten observation raises the floor instead
- * (which orders more). */
+ * an older one there. */
 static void obs_put(WThread *wk, WHist *h, uint64_t word, uint64_t ts)
 {
-    for (uint32_t i = 0; i < wk->nobs; i++)
-        if (wk->obs[i].h == h && wk->obs[i].word == word) { wk->obs[i].ts = umax(wk->obs[i].ts, ts); return; }
-    uint32_t i;
-    if (wk->nobs < WOBS) i = wk->nobs++;
-    else { i = wk->obs_next; wk->obs_next = (wk->obs_next + 1) % WOBS; wk->floor = umax(wk->floor, wk->obs[i].ts); }
-    wk->obs[i].h = h;
-    wk->obs[i].word = word;
-    wk->obs[i].ts = ts;
+    int i = obs_entry(wk, h, word);
+    wk->obs[i].ts = umax(wk->obs[i].ts, ts);
+}
+
+/* A strong read (not an acquire) of word read a write carrying r: a later
+ * fence (any word) or acquire of the same word completes an acquire
+ * pattern. */
+static void obs_release(WThread *wk, WHist *h, uint64_t word, const WRel *r)
+{
+    uint64_t c = rel_learn(r, WS_CTA, wk->cta), g = rel_learn(r, WS_GPU, wk->cta);
+    wk->pend_cta = umax(wk->pend_cta, c);
+    wk->pend_gpu = umax(wk->pend_gpu, g);
+    if (!c && !g) return;
+    int i = obs_entry(wk, h, word);
+    wk->obs[i].pcta = umax(wk->obs[i].pcta, c);
+    wk->obs[i].pgpu = umax(wk->obs[i].pgpu, g);
+}
+
+/* An acquire of scope scope of the words [off, off+size): it completes the
+ * acquire patterns of earlier strong reads of them. */
+static void obs_acquire(WThread *wk, WHist *h, uint64_t off, uint32_t size, uint8_t scope)
+{
+    for (uint64_t w = off / 4; w * 4 < off + size; w++) {
+        int i = obs_find(wk, h, w);
+        if (i >= 0) wk->floor = umax(wk->floor, scope >= WS_GPU ? wk->obs[i].pgpu : wk->obs[i].pcta);
+    }
+}
+
+/* A release of the words [off, off+size) with information r: the thread's
+ * later strong writes of them carry it.  A forgotten entry goes to the
+ * release fences' information, carried by every later strong write
+ * (which orders more). */
+static void relw_put(WThread *wk, WHist *h, uint64_t off, uint32_t size, const WRel *r)
+{
+    for (uint64_t w = off / 4; w * 4 < off + size; w++) {
+        uint32_t i;
+        for (i = 0; i < wk->nrelw; i++)
+            if (wk->relw[i].h == h && wk->relw[i].word == w) break;
+        if (i == wk->nrelw) {
+            if (wk->nrelw < WOBS) i = wk->nrelw++;
+            else {
+                i = wk->relw_next;
+                wk->relw_next = (wk->relw_next + 1) % WOBS;
+                wk->relf = rel_merge(wk->relf, &wk->relw[i].rel);
+            }
+            wk->relw[i].h = h;
+            wk->relw[i].word = w;
+        }
+        wk->relw[i].rel = *r;
+    }
+}
+
+/* The release information of a strong write of [off, off+size) by T now:
+ * the release fences', and the releases of those words by T (a release of
+ * M, then a strong write of M, is a release pattern). */
+static WRel strong_write_rel(const WThread *wk, WHist *h, uint64_t off, uint32_t size)
+{
+    WRel r = wk->relf;
+    for (uint32_t i = 0; i < wk->nrelw; i++)
+        if (wk->relw[i].h == h && wk->relw[i].word * 4 < off + size && off < wk->relw[i].word * 4 + 4)
+            r = rel_merge(r, &wk->relw[i].rel);
+    return r;
 }
 
 /* The earliest time T may read word at. */
@@ -423,21 +586,29 @@ static uint64_t word_min(const WThread *wk, WHist *h, uint64_t word, const WWord
     return t;
 }
 
+/* The write whose value byte b of the word has at time tau (NULL: the
+ * initial value; hist_forget keeps every write a load at or after the
+ * horizon can read). */
+static const WRec *supplier(const WWord *ww, int b, uint64_t tau)
+{
+    for (int i = ww ? ww->n - 1 : -1; i >= 0; i--)
+        if (ww->r[i].ts <= tau && (ww->r[i].mask >> b & 1)) return &ww->r[i];
+    return NULL;
+}
+
 /* Reads size bytes at off as memory was at time tau (after the writes of
- * time <= tau); returns the write that the first word holds then (NULL:
- * none remembered, the initial value or a forgotten one). */
+ * time <= tau); returns the write that the first byte holds then (NULL:
+ * the initial value).  That write, not the latest of the word, is the one
+ * a sub-word access reads and may synchronise with. */
 static const WRec *hist_read(WHist *h, uint64_t off, uint32_t size, uint64_t tau, uint8_t *out, uint8_t *osh)
 {
     memcpy(out, h->data + off, size);
     memcpy(osh, h->sh + off, size);
-    const WRec *first = NULL;
     for (uint64_t w = off / 4; w * 4 < off + size; w++) {
         WWord *ww = hist_word(h, w, false);
         if (!ww) continue;
-        const WRec *seen = NULL;
-        for (int i = ww->n - 1; i >= 0; i--) {
+        for (int i = ww->n - 1; i >= 0 && ww->r[i].ts > tau; i--) {
             const WRec *r = &ww->r[i];
-            if (r->ts <= tau) { seen = r; break; }
             for (int b = 0; b < 4; b++) {
                 uint64_t a = w * 4 + (uint64_t)b;
                 if (!(r->mask >> b & 1) || a < off || a >= off + size) continue;
@@ -445,9 +616,8 @@ static const WRec *hist_read(WHist *h, uint64_t off, uint32_t size, uint64_t tau
                 osh[a - off] = (uint8_t)(r->old_sh >> (8 * b));
             }
         }
-        if (w == off / 4) first = seen;
     }
-    return first;
+    return supplier(hist_word(h, off / 4, false), (int)(off % 4), tau);
 }
 
 /* One lane's load of size bytes (global or shared): a snapshot at a time
@@ -490,22 +660,23 @@ static void weak_read(Exec *x, const EInst *I, int l, WHist *h, uint64_t off, ui
     if (!strong) return;
     /* sequential consistency per location binds morally strong pairs only
      * (ptx.als location_sc: strong[com] + po_loc): what a strong load read
-     * from a write it is morally strong with, it never reads older of */
+     * from a write it is morally strong with, it never reads older of
+     * (per byte read: the word's latest write may be another's bytes) */
     for (uint64_t w = off / 4; w * 4 < off + size; w++) {
         WWord *ww = hist_word(h, w, false);
-        const WRec *seen = NULL;
-        for (int i = ww ? ww->n - 1 : -1; i >= 0; i--)
-            if (ww->r[i].ts <= tau) { seen = &ww->r[i]; break; }
-        if (seen && (seen->writer == wk->uid || morally_strong(scope, wk->cta, seen))) obs_put(wk, h, w, seen->ts);
+        uint64_t seen = 0;
+        for (int b = 0; b < 4; b++) {
+            if (w * 4 + (uint64_t)b < off || w * 4 + (uint64_t)b >= off + size) continue;
+            const WRec *r = supplier(ww, b, tau);
+            if (r && (r->writer == wk->uid || morally_strong(scope, wk->cta, r))) seen = umax(seen, r->ts);
+        }
+        if (seen) obs_put(wk, h, w, seen);
     }
+    bool acquire = order == MS_ACQUIRE || order == MS_ACQREL;
+    if (acquire) obs_acquire(wk, h, off, size, scope);   /* strong reads of the word before: acquire patterns */
     if (own || !rec || !morally_strong(scope, wk->cta, rec)) return;
-    WRel rel = { rec->rel_ts, rec->rel_cta, rec->rel_scope };
-    if (order == MS_ACQUIRE || order == MS_ACQREL) {
-        if (rel_sync(&rel, scope, wk->cta)) wk->floor = umax(wk->floor, rel.ts);
-    } else {
-        if (rel_sync(&rel, WS_CTA, wk->cta)) wk->pend_cta = umax(wk->pend_cta, rel.ts);
-        if (rel_sync(&rel, WS_GPU, wk->cta)) wk->pend_gpu = umax(wk->pend_gpu, rel.ts);
-    }
+    if (acquire) wk->floor = umax(wk->floor, rel_learn(&rec->rel, scope, wk->cta));
+    else obs_release(wk, h, off / 4, &rec->rel);
 }
 
 /* ------------------------------------------------------ stores ahead */
@@ -680,26 +851,16 @@ void weak_ld(Exec *x, const EInst *I, uint32_t em)
     mem_count_access(x, I, em, addr, size, false);
 }
 
-/* The thread's release information for a strong write it makes now. */
-static WRel own_release(const WThread *wk, uint8_t order, uint8_t scope, uint64_t now)
+/* The thread's release information for a strong write of [off, off+size)
+ * of order order it performs at time now: a release's own, and that of
+ * the release patterns it ends. */
+static WRel own_release(const WThread *wk, WHist *h, uint64_t off, uint32_t size, uint8_t order, uint8_t scope, uint64_t now)
 {
-    WRel r = wk->relf;
+    WRel r = strong_write_rel(wk, h, off, size);
     if (order == MS_RELEASE || order == MS_ACQREL) {
-        r.ts = now;
-        r.scope = r.scope > scope ? r.scope : scope;
-        r.cta = wk->cta;
+        WRel mine = rel_of(scope, wk->cta, now);
+        r = rel_merge(r, &mine);
     }
-    return r;
-}
-
-/* Merges release information conservatively: the later time, the wider
- * scope (more synchronisation, never less). */
-static WRel rel_merge(WRel a, const WRel *b)
-{
-    if (!b->ts) return a;
-    if (!a.ts) return *b;
-    WRel r = { umax(a.ts, b->ts), a.cta, a.scope > b->scope ? a.scope : b->scope };
-    if (a.cta != b->cta) r.scope = WS_GPU;
     return r;
 }
 
@@ -745,11 +906,13 @@ static void store_lane(Exec *x, const EInst *S, int l, bool counted)
     }
     uint8_t order = MSEM_ORDER(S->msem), scope = MSEM_SCOPE(S->msem);
     e.scope = order == MS_WEAK ? WS_NONE : scope;
-    e.rel = order == MS_WEAK ? (WRel){ 0, 0, 0 } : wk->relf;
+    e.rel = order == MS_WEAK ? (WRel){ 0, 0, 0 } : strong_write_rel(wk, h, off, size);
     if (order == MS_RELEASE || order == MS_ACQREL) {
         weak_release(M, T);
-        WMeta m = { wk->uid, wk->cta, scope, own_release(wk, order, scope, M->wts + 1) };
-        hist_write(M, h, off, e.data, e.dsh, size, &m);
+        WMeta m = { wk->uid, wk->cta, scope, own_release(wk, h, off, size, order, scope, M->wts + 1) };
+        uint64_t ts = hist_write(M, h, off, e.data, e.dsh, size, &m);
+        WRel mine = rel_of(scope, wk->cta, ts);
+        relw_put(wk, h, off, size, &mine);
     } else {
         if (wk->n == WBUF_CAP) drain_random(M, T);
         e.when = M->clock;
@@ -818,8 +981,7 @@ void weak_atom(Exec *x, const EInst *I, uint32_t em)
         if (h) {
             if (order == MS_RELEASE || order == MS_ACQREL) weak_release(M, T);
             else drain_overlapping(M, T, h, off, size);
-            WWord *ww = hist_word(h, off / 4, false);
-            if (ww && ww->n) rec = &ww->r[ww->n - 1];
+            rec = supplier(hist_word(h, off / 4, false), (int)(off % 4), UINT64_MAX);
         }
         /* A .cta atomic on global memory is atomic only against the
          * accesses it is morally strong with (ptx.als atomicity: strong fr
@@ -828,10 +990,16 @@ void weak_atom(Exec *x, const EInst *I, uint32_t em)
         uint8_t ob[8], osh[8];
         MemRef rr = r;
         if (h && scope == WS_CTA && r.space == SP_GLOBAL && (wrand(M) & 1)) {
-            uint64_t lo = word_min(wk, h, off / 4, hist_word(h, off / 4, false));
-            WWord *ww = hist_word(h, off / 4, false);
-            for (int i = 0; ww && i < ww->n; i++)
-                if (ww->r[i].cta == wk->cta) lo = umax(lo, ww->r[i].ts);
+            /* every word it covers: a 64-bit atomic is atomic against a
+             * 32-bit one of its CTA on either half (ISA, atomicity of
+             * mixed-size RMW operations) */
+            uint64_t lo = 0;
+            for (uint64_t w = off / 4; w * 4 < off + size; w++) {
+                WWord *ww = hist_word(h, w, false);
+                lo = umax(lo, word_min(wk, h, w, ww));
+                for (int i = 0; ww && i < ww->n; i++)
+                    if (ww->r[i].cta == wk->cta) lo = umax(lo, ww->r[i].ts);
+            }
             const WRec *seen = hist_read(h, off, size, lo, ob, osh);
             rec = seen;
             rr.p = ob;
@@ -852,28 +1020,29 @@ void weak_atom(Exec *x, const EInst *I, uint32_t em)
         uint32_t npsn = psn2(opsn, (I->sub == AO_CAS && nv == old) ? 0 : vpsn);
         WRel inh = { 0, 0, 0 };
         bool strong_rf = rec && morally_strong(scope, wk->cta, rec);
-        if (strong_rf) inh = (WRel){ rec->rel_ts, rec->rel_cta, rec->rel_scope };
+        if (strong_rf) inh = rec->rel;   /* observation order runs through atomics */
+        bool acquire = order == MS_ACQUIRE || order == MS_ACQREL;
+        if (h && acquire) obs_acquire(wk, h, off, size, scope);   /* strong reads of the word before */
         if (h && writes) {
             uint8_t nb[8], nsh[8];
             memcpy(nb, &nv, size);
             memset(nsh, npsn ? 2 : 0, size);
             if (npsn && r.alloc && !r.alloc->poison_origin) r.alloc->poison_origin = npsn;
-            WMeta m = { wk->uid, wk->cta, scope, rel_merge(own_release(wk, order, scope, M->wts + 1), &inh) };
+            WMeta m = { wk->uid, wk->cta, scope, rel_merge(own_release(wk, h, off, size, order, scope, M->wts + 1), &inh) };
             uint64_t ts = hist_write(M, h, off, nb, nsh, size, &m);
             obs_put(wk, h, off / 4, ts);
+            if (order == MS_RELEASE || order == MS_ACQREL) {
+                WRel mine = rel_of(scope, wk->cta, ts);
+                relw_put(wk, h, off, size, &mine);
+            }
         } else {
             if (!h) mem_store(&r, size, nv);
             if (!h) mem_store_psn(M, &r, size, npsn);
             if (h && rec) obs_put(wk, h, off / 4, rec->ts);
         }
-        if (h && strong_rf) {
-            if (order == MS_ACQUIRE || order == MS_ACQREL) {
-                if (rel_sync(&inh, scope, wk->cta)) wk->floor = umax(wk->floor, inh.ts);
-            } else {
-                if (rel_sync(&inh, WS_CTA, wk->cta)) wk->pend_cta = umax(wk->pend_cta, inh.ts);
-                if (rel_sync(&inh, WS_GPU, wk->cta)) wk->pend_gpu = umax(wk->pend_gpu, inh.ts);
-            }
-        }
+        /* a reduction's read is no acquire pattern (ISA 8.11.1) */
+        if (h && strong_rf && acquire) wk->floor = umax(wk->floor, rel_learn(&inh, scope, wk->cta));
+        else if (h && strong_rf && !red) obs_release(wk, h, off / 4, &inh);
         if (!red) opw(x, d, l, old, opsn);
         M->cnt.atomics++;
     }
@@ -894,9 +1063,8 @@ void exec_fence(Exec *x, const EInst *I, uint32_t em)
         Thread *T = x->T[l];
         WThread *wk = wthread(M, T, c);
         weak_release(M, T);
-        WRel f = { M->wts, wk->cta, scope };
-        wk->relf = rel_merge(f, &wk->relf);
-        wk->relf.ts = M->wts;
+        WRel f = rel_of(scope, wk->cta, M->wts);
+        wk->relf = rel_merge(wk->relf, &f);
         wk->floor = umax(wk->floor, scope >= WS_GPU ? wk->pend_gpu : wk->pend_cta);
         if (order == MS_SC) {
             wk->floor = umax(wk->floor, c->last_sc);
