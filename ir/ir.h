@@ -69,6 +69,7 @@ struct Reg {
     uint8_t vec;       /* 0, 2, 4: declared as a vector register (.v2/.v4) */
     bool special;      /* %tid, %ntid, %laneid, ... */
     bool fresh;        /* created by a pass; declared by the printer */
+    bool scoped;       /* declared in a nested { } scope (not in the function's name table) */
 };
 
 /* --------------------------------------------------------------- operands */
