@@ -42,7 +42,7 @@ def main():
             continue
         got = {}
         for line in r.stderr.splitlines():
-            m = re.search(r"\[sfu\] (\w+): site (\w+):", line)
+            m = re.search(r"\[sfu\] (\w+): site (?:\d+, )?(\w+):", line)
             if m:
                 got.setdefault(m.group(1), []).append(m.group(2))
         found = 0
