@@ -62,21 +62,16 @@ static const Attempt *attempt_after(const Cfg *c, const Ssa *s, uint32_t i, cons
 static bool ftz_of(const SfuFingerprint *f) { return f->ftz; }
 
 /* The enabled fingerprint whose signature instruction `in` is, or -1. */
-static int signature_of(const Instr *in, const bool *enabled, int nfp)
+static int signature_of(const Instr *in, const bool *enabled, int nfp, const uint64_t *konst, const bool *is_konst)
 {
     for (int i = 0; i < nfp; i++) {
         const FpLib *l = sfu_fplib(i);
-        if (l && enabled[i] && sfu_fplib_signature(l, in)) return i;
+        if (l && enabled[i] && sfu_fplib_signature(l, in, konst, is_konst)) return i;
     }
     return -1;
 }
 
-static const char *family(const char *func);
-static const char *family(const char *func)
-{
-    if (!strcmp(func, "sinf") || !strcmp(func, "cosf")) return "sinf/cosf";
-    return func;
-}
+static const char *family(const char *func) { return sfu_family(func); }
 
 void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **v, int *n, int *cap)
 {
@@ -208,9 +203,12 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
         }
     }
     /* the calls no site holds */
+    uint64_t *konst = calloc(fn->nregs + 1, sizeof *konst);
+    bool *is_konst = calloc(fn->nregs + 1, sizeof *is_konst);
+    sfu_reg_constants(fn, konst, is_konst);
     for (uint32_t i = 0; i < c->ninstr; i++) {
         if (in_site[i] || c->instr_block[i] >= guard_from) continue;
-        int a = signature_of(&c->instr[i]->u.instr, enabled, nfp);
+        int a = signature_of(&c->instr[i]->u.instr, enabled, nfp, konst, is_konst);
         if (a < 0) continue;
         const SfuFingerprint *f = sfu_fingerprint_at(a);
         const Attempt *b = &best[i];
@@ -233,7 +231,7 @@ void sfu_find_library(Function *fn, const SfuOptions *o, Remarks *rm, SfuSite **
                    family(f->func), (int)c->instr[i]->u.instr.full.len, c->instr[i]->u.instr.full.p);
         }
     }
-    free(att);
+    free(att), free(konst), free(is_konst);
     free(in_site), free(best), free(taken), free(fphi), free(ffull), free(fok), free(enabled);
     sfu_matcher_free(ms);
 }

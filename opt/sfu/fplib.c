@@ -247,6 +247,54 @@ static FpLib *parse_one(const SfuFingerprint *f)
     return l;
 }
 
+/* Functions whose fingerprints share constants: one family each. */
+const char *sfu_family(const char *func)
+{
+    if (!strcmp(func, "sinf") || !strcmp(func, "cosf")) return "sinf/cosf";
+    if (!strcmp(func, "logf") || !strcmp(func, "log2f")) return "logf/log2f";
+    if (!strcmp(func, "expf") || !strcmp(func, "exp10f")) return "expf/exp10f";
+    return func;
+}
+
+/* The immediate an operand is: itself, or the only value a `mov r, IMM`
+ * gave its register (konst/is_konst per register: the caller's). */
+static bool operand_const(const Operand *o, const uint64_t *konst, const bool *is_konst, uint64_t *bits)
+{
+    if (o->kind == OPND_FLOAT) {
+        *bits = (uint64_t)o->value;
+        return true;
+    }
+    if (o->kind == OPND_REG && !o->u.reg->special && is_konst && is_konst[o->u.reg->id]) {
+        *bits = konst[o->u.reg->id];
+        return true;
+    }
+    return false;
+}
+
+void sfu_reg_constants(Function *fn, uint64_t *konst, bool *is_konst)
+{
+    uint8_t *state = calloc(fn->nregs ? fn->nregs : 1, 1);   /* 0 unseen, 1 one constant, 2 not */
+    FOR_EACH_BLOCK (b, fn)
+        FOR_EACH_STMT (st, b) {
+            if (st->kind != STMT_INSTR) continue;
+            const Instr *in = &st->u.instr;
+            RegRef refs[32];
+            int n = refs_of_instr(fn, in, refs, 32);
+            bool cmov = in->op == OP_mov && !in->guard && in->nops == 2 && in->ops[1].kind == OPND_FLOAT;
+            for (int k = 0; k < n && k < 32; k++) {
+                if (!(refs[k].flags & REF_DEF) || refs[k].reg >= fn->nregs) continue;
+                uint32_t r = refs[k].reg;
+                if (cmov && state[r] != 2 && (state[r] == 0 || konst[r] == (uint64_t)in->ops[1].value)) {
+                    state[r] = 1;
+                    konst[r] = (uint64_t)in->ops[1].value;
+                } else
+                    state[r] = 2;
+            }
+        }
+    for (uint32_t r = 0; r < fn->nregs; r++) is_konst[r] = state[r] == 1;
+    free(state);
+}
+
 static void parse_all(void)
 {
     if (nlib >= 0) return;
@@ -254,55 +302,56 @@ static void parse_all(void)
     lib = calloc((size_t)(nlib ? nlib : 1), sizeof *lib);
     if (!lib) abort();
     for (int i = 0; i < nlib; i++) lib[i] = parse_one(sfu_fingerprint_at(i));
-    /* anchors: immediates of this function's fingerprints only */
+    /* anchors: immediates of this family's fingerprints only */
     for (int i = 0; i < nlib; i++) {
         FpLib *l = lib[i];
+        const char *fam = sfu_family(l->src->func);
         for (int q = 0; q < l->nimms && l->nanchors < MAX_ANCHORS; q++) {
             bool other = false;
             for (int j = 0; j < nlib && !other; j++) {
-                if (!strcmp(lib[j]->src->func, l->src->func)) continue;
-                /* sinf and cosf share their reduction: one family */
-                bool trig = (!strcmp(l->src->func, "sinf") || !strcmp(l->src->func, "cosf")) &&
-                            (!strcmp(lib[j]->src->func, "sinf") || !strcmp(lib[j]->src->func, "cosf"));
-                if (trig) continue;
+                if (!strcmp(sfu_family(lib[j]->src->func), fam)) continue;
                 for (int r = 0; r < lib[j]->nimms && !other; r++) other = lib[j]->imms[r] == l->imms[q];
             }
             if (!other) l->anchors[l->nanchors++] = l->imms[q];
         }
         if (!l->fn) continue;
+        /* the signature: the last instruction that reads an anchor (as an
+         * immediate or through a register set to it) and a value computed
+         * from the input (a register that is not a constant): one per call */
         const Cfg *c = cfg_get(l->fn);
-        for (uint32_t i = 0; i < c->ninstr; i++) {
-            const Instr *in = &c->instr[i]->u.instr;
-            int imm = -1;
+        uint64_t *konst = calloc(l->fn->nregs + 1, sizeof *konst);
+        bool *is_konst = calloc(l->fn->nregs + 1, sizeof *is_konst);
+        sfu_reg_constants(l->fn, konst, is_konst);
+        for (uint32_t i2 = 0; i2 < c->ninstr; i2++) {
+            const Instr *in = &c->instr[i2]->u.instr;
+            if (in->guard || in->op == OP_mov) continue;
+            int anc = -1;
+            uint64_t abits = 0;
             bool reg = false;
             for (int j = 1; j < in->nops; j++) {
                 const Operand *o = &in->ops[j];
-                if (o->kind == OPND_FLOAT && imm < 0 && sfu_fplib_is_anchor(l, (uint64_t)o->value)) imm = j;
-                if (o->kind == OPND_REG && !o->u.reg->special) {
-                    /* a register not set by a mov of an immediate */
-                    bool konst = false;
-                    for (uint32_t q = 0; q < c->ninstr && !konst; q++) {
-                        const Instr *d = &c->instr[q]->u.instr;
-                        konst = d->op == OP_mov && d->nops == 2 && d->ops[0].kind == OPND_REG && d->ops[0].u.reg == o->u.reg &&
-                                (d->ops[1].kind == OPND_FLOAT || d->ops[1].kind == OPND_INT);
-                    }
-                    reg |= !konst;
-                }
+                uint64_t bits;
+                if (operand_const(o, konst, is_konst, &bits)) {
+                    if (anc < 0 && sfu_fplib_is_anchor(l, bits)) anc = j, abits = bits;
+                } else if (o->kind == OPND_REG && !o->u.reg->special)
+                    reg = true;
             }
-            if (imm >= 0 && reg && !in->guard) {
+            if (anc >= 0 && reg) {
                 l->sig_full = in->full;
                 l->sig_nops = in->nops;
-                l->sig_opnd = imm;
-                l->sig_bits = (uint64_t)in->ops[imm].value;
+                l->sig_opnd = anc;
+                l->sig_bits = abits;
             }
         }
+        free(konst), free(is_konst);
     }
 }
 
-bool sfu_fplib_signature(const FpLib *l, const Instr *in)
+bool sfu_fplib_signature(const FpLib *l, const Instr *in, const uint64_t *konst, const bool *is_konst)
 {
-    return l->sig_full.len && str_eq(in->full, l->sig_full) && in->nops == l->sig_nops &&
-           in->ops[l->sig_opnd].kind == OPND_FLOAT && (uint64_t)in->ops[l->sig_opnd].value == l->sig_bits;
+    uint64_t bits;
+    return l->sig_full.len && str_eq(in->full, l->sig_full) && in->nops == l->sig_nops && !in->guard &&
+           operand_const(&in->ops[l->sig_opnd], konst, is_konst, &bits) && bits == l->sig_bits;
 }
 
 const FpLib *sfu_fplib(int i)

@@ -145,6 +145,8 @@ typedef struct SfuSite {
     const char *refused;        /* legality: why not, or NULL */
     int line;
     int id;                     /* the site's number in its function (remarks) */
+    int same_call;              /* the id of a site this one recomputes (nvcc computed f(x) * 2 as
+                                   fma(a, b, a * b): two outputs of one call), else 0 */
 } SfuSite;
 
 /* sites.c: the single-instruction sites of fn (appended to *v). */
@@ -173,8 +175,14 @@ typedef struct FpLib FpLib;
 const FpLib *sfu_fplib(int i);
 Function *sfu_fplib_function(const FpLib *l);
 bool sfu_fplib_is_anchor(const FpLib *l, uint64_t bits);   /* an immediate of its function only */
-/* Is `in` the fingerprint's signature instruction (one per call)? */
-bool sfu_fplib_signature(const FpLib *l, const Instr *in);
+/* Is `in` the fingerprint's signature instruction (one per call)?  konst
+ * and is_konst: the constant each register is only ever set to
+ * (sfu_reg_constants). */
+bool sfu_fplib_signature(const FpLib *l, const Instr *in, const uint64_t *konst, const bool *is_konst);
+void sfu_reg_constants(Function *fn, uint64_t *konst, bool *is_konst);
+/* "sinf/cosf", "logf/log2f", "expf/exp10f", else the function: fingerprints
+ * that share constants. */
+const char *sfu_family(const char *func);
 int sfu_fplib_ninstr(const FpLib *l);
 /* The fingerprint value a factor placeholder immediate stands for. */
 bool sfu_fplib_param(const FpLib *l, uint64_t bits, double *factor);

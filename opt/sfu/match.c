@@ -394,7 +394,7 @@ static void add_extra(VM *m, uint32_t ui)
 static bool fail(VM *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(VM *m, const char *fmt, ...)
 {
-    if ((int)m->ntrail >= m->best) {
+    if ((int)m->ntrail > m->best) {
         m->best = (int)m->ntrail;
         va_list ap;
         va_start(ap, fmt);
@@ -962,7 +962,7 @@ void sfu_match(SfuMatcher *sess, const FpLib *l, int index, uint32_t user_value,
         snprintf(out->why, sizeof out->why, "fingerprint without an output");
         return;
     }
-    VM m = { .u = &sess->u, .f = f, .lib = l, .src = sfu_fplib_source(l), .ctx_fi = ANA_NONE, .ctx_ui = ANA_NONE };
+    VM m = { .u = &sess->u, .f = f, .lib = l, .src = sfu_fplib_source(l), .ctx_fi = ANA_NONE, .ctx_ui = ANA_NONE, .best = -1 };
     m.map = calloc(f->s->nvalues, sizeof *m.map);
     if (!m.map) abort();
     m.in_value[0] = m.in_value[1] = ANA_NONE;

@@ -20,12 +20,15 @@
 
 static const char *site_what(const SfuSite *s, char *buf, size_t n)
 {
+    char same[48] = "";
+    if (s->same_call) snprintf(same, sizeof same, "; the same call as site %d", s->same_call);
     if (s->fp && s->fp->pclass[0])
         snprintf(buf, n, "%s (fingerprint %d of nvcc %s, %d instructions; constant exponent %g)", s->fp->func, s->fp_index,
                  sfu_fingerprint_toolkit(s->fp_index), s->ninstr, s->param);
     else if (s->fp)
-        snprintf(buf, n, "%s (fingerprint %d of nvcc %s, %d instructions%s)", s->fp->func, s->fp_index,
-                 sfu_fingerprint_toolkit(s->fp_index), s->ninstr, s->tail == '+' ? ", result added: fused tail" : s->tail == '*' ? ", result scaled: folded tail" : "");
+        snprintf(buf, n, "%s (fingerprint %d of nvcc %s, %d instructions%s%s)", s->fp->func, s->fp_index,
+                 sfu_fingerprint_toolkit(s->fp_index), s->ninstr,
+                 s->tail == '+' ? ", result added: fused tail" : s->tail == '*' ? ", result scaled: folded tail" : "", same);
     else if (s->kind == SFU_RSQRT)
         snprintf(buf, n, "1/sqrt (sqrt.rn + rcp.rn pair%s)", s->f64 ? ", f64" : "");
     else
@@ -72,6 +75,15 @@ static bool run_function(Function *fn, const SfuOptions *o, Remarks *rm)
         if (!s->refused && s->kind == SFU_TANH && !tanh_ok(fn->mod)) s->refused = "tanh.approx.f32 needs sm_75 and .version 7.0";
         for (int k = 0; k < o->nexclude && !s->refused; k++)
             if (o->exclude[k] == s->line) s->refused = "excluded by sites=-LINE";
+    }
+    /* a tail fused into an fma over the same product as another site's
+     * output: the same call, computed twice by nvcc (both are replaced) */
+    for (int i = 0; i < n; i++) {
+        if (!v[i].fp || v[i].tail != '+') continue;
+        for (int j = 0; j < n && !v[i].same_call; j++)
+            if (j != i && v[j].fp && !v[j].tail && v[j].kind == v[i].kind && v[j].in_value[0] == v[i].in_value[0] &&
+                v[j].in_value[1] == v[i].in_value[1])
+                v[i].same_call = v[j].id;
     }
     sfu_reach(fn, v, n);
     int good = 0;
