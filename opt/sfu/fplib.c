@@ -250,7 +250,7 @@ static FpLib *parse_one(const SfuFingerprint *f)
 /* Functions whose fingerprints share constants: one family each. */
 const char *sfu_family(const char *func)
 {
-    if (!strcmp(func, "sinf") || !strcmp(func, "cosf")) return "sinf/cosf";
+    if (!strcmp(func, "sinf") || !strcmp(func, "cosf") || !strcmp(func, "sincosf")) return "sinf/cosf";
     if (!strcmp(func, "logf") || !strcmp(func, "log2f")) return "logf/log2f";
     if (!strcmp(func, "expf") || !strcmp(func, "exp10f")) return "expf/exp10f";
     return func;
@@ -344,6 +344,9 @@ static void parse_all(void)
             }
         }
         free(konst), free(is_konst);
+        if (getenv("PTXOPT_SFU_DEBUG") && l->sig_full.len)
+            fprintf(stderr, "sfu-debug: fingerprint %d (%s) signature %.*s operand %d = %#llx\n", i, l->src->func,
+                    (int)l->sig_full.len, l->sig_full.p, l->sig_opnd, (unsigned long long)l->sig_bits);
     }
 }
 

@@ -114,8 +114,8 @@ typedef struct SfuSite {
     Reg *out;                   /* result register */
     char tail;                  /* 0, or the operation nvcc folded into the library's last
                                    instruction: '+' (its final mul contracted into an fma
-                                   with the sum) or '*' / '+' pushed into both arms of its
-                                   final selp: out = f(x) <tail> tail_opnd */
+                                   with the sum) or '*' / '+' / '-' (negation) pushed into
+                                   both arms of its final selp: out = f(x) <tail> tail_opnd */
     Operand tail_opnd;
     /* library sites: the approximate code computes out in front of `at`
      * (or at the end of at_block when at is NULL); `replaces` is the

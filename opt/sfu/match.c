@@ -212,19 +212,74 @@ static bool is_depot_sym(Str s) { return s.len > 13 && !memcmp(s.p, "__local_dep
 /* [base + off]: the address of a value, adds of immediates folded. */
 static uint32_t fold_add(const Side *sd, uint32_t v, int64_t *off)
 {
+    /* cvta.to.local of (cvta.local of a local address) + k is that address + k
+     * (nvcc reaches the depot through %SP, its generic address, at times) */
+    bool to_local = false;
+    uint32_t keep = v;
+    int64_t koff = *off;
     for (int guard = 0; guard < 32; guard++) {
         v = skip(sd, v, NULL, NULL, 0);
         if (v == ANA_NONE) return v;
         const SsaVal *x = val(sd, v);
-        if (x->kind != SSA_DEF || x->partial || x->reg == sd->mem) return v;
+        if (x->kind != SSA_DEF || x->partial || x->reg == sd->mem) break;
         const Instr *in = def_instr(sd, v);
+        if (!in->guard && in->nops == 2 && str_eqc(in->full, "cvta.to.local.u64") && !to_local) {
+            to_local = true;
+            keep = v, koff = *off;
+            v = use_at(sd, x->instr, 1, -1);
+            continue;
+        }
+        if (!in->guard && in->nops == 2 && str_eqc(in->full, "cvta.local.u64") && to_local) {
+            to_local = false;
+            v = use_at(sd, x->instr, 1, -1);
+            continue;
+        }
         if (in->op != OP_add || in->guard || in->nops != 3 || in->ops[2].kind != OPND_INT ||
             !(str_eqc(in->full, "add.s64") || str_eqc(in->full, "add.u64")))
-            return v;
+            break;
         *off += in->ops[2].value;
         v = use_at(sd, x->instr, 1, -1);
     }
+    if (to_local) {   /* no generic depot address inside: the conversion stands */
+        *off = koff;
+        return keep;
+    }
     return v;
+}
+
+/* Do two user values compute the same thing?  nvcc recomputes a compare or
+ * an address in two places at times where the fingerprint has it once:
+ * the same pure instruction over the same values (or constants). */
+static bool same_value(const Side *u, uint32_t a, uint32_t b, int depth)
+{
+    a = skip(u, a, NULL, NULL, 0);
+    b = skip(u, b, NULL, NULL, 0);
+    if (a == b) return true;
+    if (a == ANA_NONE || b == ANA_NONE || depth > 3) return false;
+    uint64_t ka, kb;
+    Str sa, sb;
+    if (const_of(u, a, &ka, &sa) && const_of(u, b, &kb, &sb)) return ka == kb && str_eq(sa, sb);
+    const SsaVal *x = val(u, a), *y = val(u, b);
+    if (x->kind != SSA_DEF || y->kind != SSA_DEF || x->partial || y->partial || x->reg == u->mem || y->reg == u->mem ||
+        x->opnd != y->opnd || x->elem != y->elem)
+        return false;
+    const Instr *p = def_instr(u, a), *q = def_instr(u, b);
+    if (!str_eq(p->full, q->full) || p->nops != q->nops || p->guard || q->guard) return false;
+    if (!(opcode_flags_full(p->full.p, p->full.len) & OPF_PURE)) return false;
+    for (int k = 1; k < p->nops; k++) {
+        const Operand *o1 = &p->ops[k], *o2 = &q->ops[k];
+        if (o1->kind != o2->kind) return false;
+        if (o1->kind == OPND_REG) {
+            if (o1->comp != o2->comp || o1->u.reg->special != o2->u.reg->special) return false;
+            if (o1->u.reg->special ? o1->u.reg != o2->u.reg
+                                   : !same_value(u, use_at(u, x->instr, k, -1), use_at(u, y->instr, k, -1), depth + 1))
+                return false;
+        } else if (o1->kind == OPND_FLOAT || o1->kind == OPND_INT) {
+            if (o1->value != o2->value) return false;
+        } else
+            return false;
+    }
+    return true;
 }
 
 /* ------------------------------------------------------ decision trees */
@@ -705,7 +760,9 @@ static bool mv(VM *m, uint32_t fv, uint32_t uv)
     }
     bool ok = false;
     if (m->map[fv]) {
-        ok = m->map[fv] - 1 == uv ? true : fail(m, "one value of the fingerprint is two of the user's");
+        ok = m->map[fv] - 1 == uv || same_value(m->u, m->map[fv] - 1, uv, 0)
+                 ? true
+                 : fail(m, "one value of the fingerprint is two of the user's");
         goto out;
     }
     uint64_t fb;
@@ -880,6 +937,21 @@ static bool selp_fold(VM *m, uint32_t fo, uint32_t uv, SfuMatch *out)
         if (bx->kind != SSA_DEF || bx->partial) return false;
         const Instr *bin = def_instr(m->u, bv);
         bool ftz = instr_has_mod(bin, ".ftz");
+        if (!bin->guard && bin->nops == 2 && str_eqc(bin->full, ftz ? "neg.ftz.f32" : "neg.f32") && !(kb >> 32) &&
+            !(ub >> 32) && ((uint32_t)kb ^ 0x80000000u) == (uint32_t)ub) {
+            /* -f(x): selp(c ? -K : -v) */
+            Mark mk = mark(m);
+            set_map(m, fo, uv);
+            m->progress++;
+            if (mv(m, use_at(m->f, fx->instr, vk, -1), use_at(m->u, bx->instr, 1, -1)) &&
+                mv(m, use_at(m->f, fx->instr, 3, -1), use_at(m->u, ux->instr, 3, -1))) {
+                add_extra(m, bx->instr);
+                out->tail = '-';
+                return true;
+            }
+            undo(m, mk);
+            return false;
+        }
         char op = str_eqc(bin->full, ftz ? "mul.ftz.f32" : "mul.f32") ? '*'
                   : str_eqc(bin->full, ftz ? "add.ftz.f32" : "add.f32") ? '+' : 0;
         if (!op || bin->guard || bin->nops != 3) return false;
@@ -1020,6 +1092,21 @@ verify:
     for (int k = 0; k < src->nin && ok; k++)
         if (m.in_value[k] == ANA_NONE) ok = fail(&m, "an input the output does not depend on");
     if (ok && src->pclass[0] && !m.pbound) ok = fail(&m, "no constant exponent");
+    if (ok && src->pclass[0]) {
+        /* the constant's class must be one the fingerprint was generated
+         * for (gen.py's pow_class): nvcc's code depends on it */
+        char cls[24];
+        double c = m.param;
+        const char *k = c == (double)(long long)c ? ((long long)c % 2 ? "int-odd" : "int-even") : "frac";
+        snprintf(cls, sizeof cls, "%s-%s", k, c < 0 ? "neg" : "pos");
+        bool in = false;
+        for (const char *p = src->pclass; *p && !in;) {
+            size_t n = strcspn(p, ",");
+            in = n == strlen(cls) && !strncmp(p, cls, n);
+            p += n + (p[n] == ',');
+        }
+        if (!in) ok = fail(&m, "the constant exponent %g is %s, the fingerprint's are %s", c, cls, src->pclass);
+    }
     uint32_t *ui;
     int nu = collect(&m, &ui);
     out->progress = m.best > (int)m.ntrail ? m.best : (int)m.ntrail;

@@ -28,7 +28,8 @@ static const char *site_what(const SfuSite *s, char *buf, size_t n)
     else if (s->fp)
         snprintf(buf, n, "%s (fingerprint %d of nvcc %s, %d instructions%s%s)", s->fp->func, s->fp_index,
                  sfu_fingerprint_toolkit(s->fp_index), s->ninstr,
-                 s->tail == '+' ? ", result added: fused tail" : s->tail == '*' ? ", result scaled: folded tail" : "", same);
+                 s->tail == '+' ? ", result added: fused tail" : s->tail == '*' ? ", result scaled: folded tail"
+                 : s->tail == '-' ? ", result negated: folded tail" : "", same);
     else if (s->kind == SFU_RSQRT)
         snprintf(buf, n, "1/sqrt (sqrt.rn + rcp.rn pair%s)", s->f64 ? ", f64" : "");
     else

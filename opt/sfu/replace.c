@@ -26,6 +26,12 @@
 
 #include "opt/sfu/internal.h"
 
+/* powf(x, (float)n): the fingerprint's second input is an integer. */
+static bool int_exponent(const SfuSite *s)
+{
+    return s->fp && s->kind == SFU_POW && !s->fp->pclass[0] && s->fp->nin == 2 && s->fp->types && s->fp->types[1] == 'r';
+}
+
 typedef struct Seq {
     const char *text, *bound;
 } Seq;
@@ -51,10 +57,13 @@ const char *sfu_replacement_text(const SfuSite *s)
     case SFU_LOG: return s->ftz ? "lg2.approx.ftz.f32 + mul.ftz by ln(2)" : "lg2.approx.f32 + mul by ln(2)";
     case SFU_LOG2: return s->ftz ? "lg2.approx.ftz.f32" : "lg2.approx.f32";
     case SFU_POW:
-        if (s->fp && s->fp->pclass[0] && !strncmp(s->fp->pclass, "int-odd", 7))
+        if (int_exponent(s))
+            return s->ftz ? "abs + lg2.approx.ftz.f32 + mul.ftz by (float)n + ex2.approx.ftz.f32 + the sign of x for odd n"
+                          : "abs + lg2.approx.f32 + mul by (float)n + ex2.approx.f32 + the sign of x for odd n";
+        if (s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param && ((long long)s->param) % 2)
             return s->ftz ? "abs + lg2.approx.ftz.f32 + mul.ftz by the exponent + ex2.approx.ftz.f32 + copysign of x"
                           : "abs + lg2.approx.f32 + mul by the exponent + ex2.approx.f32 + copysign of x";
-        if (s->fp && s->fp->pclass[0] && !strncmp(s->fp->pclass, "int-even", 8))
+        if (s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param)
             return s->ftz ? "abs + lg2.approx.ftz.f32 + mul.ftz by the exponent + ex2.approx.ftz.f32"
                           : "abs + lg2.approx.f32 + mul by the exponent + ex2.approx.f32";
         return s->ftz ? "lg2.approx.ftz.f32 + mul.ftz + ex2.approx.ftz.f32" : "lg2.approx.f32 + mul + ex2.approx.f32";
@@ -85,7 +94,7 @@ const char *sfu_error_bound(const SfuSite *s)
     case SFU_LOG: return "absolute 2^-21.41 for x in [0.5, 2], 3 ulp elsewhere (__logf)";
     case SFU_LOG2: return "absolute 2^-22 for x in [0.5, 2], 2 ulp elsewhere (__log2f)";
     case SFU_POW:
-        if (s->fp && s->fp->pclass[0] && !strncmp(s->fp->pclass, "int", 3))
+        if ((s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param) || int_exponent(s))
             return "as exp2(C * log2 |x|): lg2's error amplified by |C log2 x| (an integer constant exponent C: "
                    "the sign of powf for x < 0)";
         return "as exp2(y * log2 x): lg2's error amplified by |y log2 x|; NaN for x < 0 (__powf)";
@@ -165,9 +174,25 @@ static void sequence(Emit *e, const SfuSite *s, Operand d)
     case SFU_LOG2: emit2(e, OP("lg2.approx%s.f32"), d, s->in[0]); return;
     case SFU_POW:
         u = ir_op_reg(ir_fresh_reg(fn, ".f32"));
-        if (s->fp && s->fp->pclass[0] && strncmp(s->fp->pclass, "int", 3) == 0) {
+        if (int_exponent(s)) {
+            /* powf(x, (float)n): |x|^n, negative for x < 0 and odd n (as powf) */
+            Operand yf = ir_op_reg(ir_fresh_reg(fn, ".f32")), a = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+            Operand r = ir_op_reg(ir_fresh_reg(fn, ".f32")), cs = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+            Operand odd = ir_op_reg(ir_fresh_reg(fn, ".b32")), p = ir_op_reg(ir_fresh_reg(fn, ".pred"));
+            emit2(e, "cvt.rn.f32.s32", yf, s->in[1]);
+            emit2(e, "abs.f32", a, s->in[0]);
+            emit2(e, OP("lg2.approx%s.f32"), t, a);
+            emit3(e, OP("mul%s.f32"), u, t, yf);
+            emit2(e, OP("ex2.approx%s.f32"), r, u);
+            emit3(e, "and.b32", odd, s->in[1], ir_op_int(m, 1));
+            emit3(e, "setp.ne.s32", p, odd, ir_op_int(m, 0));
+            emit3(e, "copysign.f32", cs, s->in[0], r);
+            emit(e, "selp.f32", 4, (Operand[]){ d, cs, r, p });
+            return;
+        }
+        if (s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param) {
             /* an integer constant exponent: |x|^C, negative for x < 0 and odd C (as powf) */
-            bool odd = strncmp(s->fp->pclass, "int-odd", 7) == 0;
+            bool odd = ((long long)s->param) % 2 != 0;
             Operand a = ir_op_reg(ir_fresh_reg(fn, ".f32"));
             Operand r = odd ? ir_op_reg(ir_fresh_reg(fn, ".f32")) : d;
             emit2(e, "abs.f32", a, s->in[0]);
@@ -206,7 +231,11 @@ void sfu_replace(Function *fn, SfuSite *s)
     else ir_append(s->at_block, anchor);
     Emit e = { .fn = fn, .at = anchor };
     Stmt *before = anchor->prev;
-    if (s->tail) {
+    if (s->tail == '-') {
+        Operand t = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+        sequence(&e, s, t);
+        emit2(&e, s->ftz ? "neg.ftz.f32" : "neg.f32", ir_op_reg(s->out), t);
+    } else if (s->tail) {
         Operand t = ir_op_reg(ir_fresh_reg(fn, ".f32"));
         sequence(&e, s, t);
         emit3(&e, s->tail == '+' ? (s->ftz ? "add.ftz.f32" : "add.f32") : (s->ftz ? "mul.ftz.f32" : "mul.f32"),

@@ -67,6 +67,18 @@ FUNCS = [
 POW_CONSTS = [2.5, 3.5, 0.3, 1.7, 0.5, -0.5, -2.5, -1.5, 3.0, 5.0, 7.0, -1.0, -3.0, -5.0,
               2.0, 4.0, 6.0, -2.0, -4.0, -6.0, 1.0, 1e10, -1e10]
 POW_FACTORS = [1.0, 0.5, -1.0, -0.5, 2.0, -2.0]
+# The loads of a kernel's inputs (the integer exponent of powf(x, (float)n) too).
+INPUT_LOADS = ("ld.global.f32", "ld.global.u32", "ld.global.s32", "ld.global.nc.f32", "ld.global.nc.u32",
+               "ld.global.nc.s32")
+# Fingerprints of other shapes of a call: (function, SfuKind, kernel body,
+# inputs, stores, the store whose value is the output).  sincosf computes
+# both polynomials and selects between them by the quadrant: one
+# fingerprint per output.  powf with an integer exponent tests the integer.
+SPECIAL = [
+    ("sincosf", "SFU_SIN", "float s, c; sincosf(a[i], &s, &c); o[i] = s; o[i + n] = c;", 1, 2, 0),
+    ("sincosf", "SFU_COS", "float s, c; sincosf(a[i], &s, &c); o[i] = s; o[i + n] = c;", 1, 2, 1),
+    ("powf", "SFU_POW", "o[i] = powf(a[i], (float)((const int *)b)[i]);", 2, 1, 0),
+]
 FLAGSETS = [
     ("default", []),
     ("ftz", ["-ftz=true"]),
@@ -107,6 +119,9 @@ def source(loops):
                        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; float s = 0.0f;\n"
                        "  for (int j = 0; j < n; j++) s += %s;\n  o[i] = s; }\n" % (name, e))
     # after the others, so that their numbering (labels, depots) is that of before
+    for n, (name, kind, body, nin, nst, which) in enumerate(SPECIAL):
+        out.append('extern "C" __global__ void ks_%d(const float *a, const float *b, float *o, int n)\n'
+                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; %s }\n" % (n, body))
     for n, c in enumerate(POW_CONSTS):
         out.append('extern "C" __global__ void kc_%d(const float *a, const float *b, float *o)\n'
                    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = powf(a[i], %rf); }\n" % (n, c))
@@ -216,12 +231,9 @@ def type_of(reg, types):
     return "?"
 
 
-def cut_region(items, nin):
-    """The region between the input loads and the output store."""
-    loads = [k for k, it in enumerate(items) if it[0] == "I" and it[2] == "ld.global.f32"]
-    stores = [k for k, it in enumerate(items) if it[0] == "I" and it[2] == "st.global.f32"]
-    if len(loads) != nin or len(stores) != 1:
-        raise ValueError("expected %d input loads and one store" % nin)
+def cut_region(items, nin, nstores=1, out_store=0):
+    """The region between the input loads and the output stores; the output
+    is the value the out_store-th store (in layout order) writes."""
     # inputs in parameter order (x, then y): trace each load's address to its ld.param
     def param_of(k):
         regs = set(regs_of(items[k][3][1]))
@@ -235,11 +247,17 @@ def cut_region(items, nin):
                 if m:
                     return int(m.group(1))
                 regs = (regs - d) | u
-        raise ValueError("input load without a parameter")
+        return None   # not a parameter's buffer (a table of the library)
+
+    loads = [k for k, it in enumerate(items)
+             if it[0] == "I" and it[2] in INPUT_LOADS and param_of(k) is not None]
+    stores = [k for k, it in enumerate(items) if it[0] == "I" and it[2] == "st.global.f32"]
+    if len(loads) != nin or len(stores) != nstores:
+        raise ValueError("expected %d input loads and %d stores" % (nin, nstores))
     loads.sort(key=param_of)
     inputs = [items[k][3][0] for k in loads]
-    start, end = min(loads) + 1, stores[0]
-    out_reg = items[end][3][1]
+    start, end = min(loads) + 1, max(stores)
+    out_reg = items[stores[out_store]][3][1]
     # forward slice of the inputs, in layout order (loops: iterate to a fixpoint)
     fwd = set(inputs)
     for _ in range(4):
@@ -250,8 +268,10 @@ def cut_region(items, nin):
                     fwd |= d
     # backward slices of the loads' and the store's addresses, instructions
     # not touching the inputs' slice
-    drop = set(loads)
+    drop = set(loads) | set(stores)
     need = set(regs_of(items[end][3][0]))
+    for k in stores:
+        need |= set(regs_of(items[k][3][0]))
     for k in loads:
         need |= set(regs_of(items[k][3][1]))
     for k in range(end - 1, start - 1, -1):
@@ -482,11 +502,14 @@ def main():
     powc = {}  # (flags, sm, shape) -> [(C, lines, outname, nx, nv, types)]
 
     def add(name, kind, nin, lines, outname, nx, nv, tys, ftz, origin, pclass=""):
-        key = (name, tuple(lines), outname, tys, pclass)
+        # one entry per distinct region; the constant classes of one region merge
+        key = (name, tuple(lines), outname, tys, bool(pclass))
         if key not in fps:
             fps[key] = dict(func=name, kind=kind, nin=nin, lines=lines, out=outname, nx=nx, nv=nv, types=tys,
                             ftz=ftz, pclass=pclass, origins=[])
             order.append(key)
+        if pclass and pclass not in fps[key]["pclass"].split(","):
+            fps[key]["pclass"] = ",".join(sorted(fps[key]["pclass"].split(",") + [pclass]))
         if origin not in fps[key]["origins"]:
             fps[key]["origins"].append(origin)
 
@@ -503,9 +526,8 @@ def main():
                 if args.kernels:
                     os.makedirs(args.kernels, exist_ok=True)
                     # the recall test's modules: the one-line and loop kernels only
-                    keep = [l for l in text.split("\n")]
                     with open(os.path.join(args.kernels, "%s-%s.ptx" % (fsname, sm)), "w") as f:
-                        f.write(strip_kernels(text, "kc_"))
+                        f.write(strip_kernels(strip_kernels(text, "kc_"), "ks_"))
                 ks = parse_kernels(text)
                 origin = "%s %s" % (sm, " ".join(flags) or "-O3")
                 for name, expr, nin, kind in FUNCS:
@@ -513,6 +535,12 @@ def main():
                     body, inputs, out_reg, exit_label, depot = cut_region(ks["k_" + name], nin)
                     lines, outname, nx, nv, tys = normalise(body, inputs, out_reg, exit_label, types, depot)
                     add(name, kind, nin, lines, outname, nx, nv, tys, ftz, origin)
+                for n, (sname, kind, body, nin, nst, which) in enumerate(SPECIAL):
+                    kn = "ks_%d" % n
+                    types = reg_types(kernel_lines(text, kn))
+                    body_, inputs, out_reg, exit_label, depot = cut_region(ks[kn], nin, nst, which)
+                    lines, outname, nx, nv, tys = normalise(body_, inputs, out_reg, exit_label, types, depot)
+                    add(sname, kind, nin, lines, outname, nx, nv, tys, ftz, origin)
                 for n, c in enumerate(POW_CONSTS):
                     kn = "kc_%d" % n
                     types = reg_types(kernel_lines(text, kn))
