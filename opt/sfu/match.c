@@ -738,6 +738,132 @@ static bool mv_def_body(VM *m, uint32_t fv, uint32_t uv, const SsaVal *fx, const
     return true;
 }
 
+/* ------------------------------------------------------ affine values */
+
+/* A value that is base + off + step * k in the k-th iteration (k = 0, 1,
+ * ...) of a loop: nvcc walks the reduction's tables with pointers in one
+ * kernel (a loop merge stepping by 4) and indexes them in another (base +
+ * (i << 2) from a counter): the same values.  loop: index + 1, 0 when the
+ * value does not change in any loop; base: a value (ANA_NONE: none). */
+typedef struct Aff {
+    uint32_t loop, base;
+    int64_t off, step;
+} Aff;
+
+static bool int_cvt(const Instr *in)
+{
+    return in->op == OP_cvt && !in->guard && in->nops == 2 &&
+           (str_eqc(in->full, "cvt.u32.u64") || str_eqc(in->full, "cvt.s64.s32") || str_eqc(in->full, "cvt.u64.u32") ||
+            str_eqc(in->full, "cvt.s32.s64") || str_eqc(in->full, "cvt.u64.s32"));
+}
+
+/* v reached from `from` by copies, integer conversions and adds of
+ * immediates: the sum of the immediates. */
+static bool steps_from(const Side *sd, uint32_t v, uint32_t from, int64_t *c, uint32_t *seen, int *nseen)
+{
+    *c = 0;
+    for (int guard = 0; guard < 16; guard++) {
+        v = skip(sd, v, seen, nseen, 64);
+        if (v == from) return true;
+        const SsaVal *x = val(sd, v);
+        if (x->kind != SSA_DEF || x->partial) return false;
+        const Instr *in = def_instr(sd, v);
+        if (*nseen < 64) seen[(*nseen)++] = x->instr;
+        if (int_cvt(in)) {
+            v = use_at(sd, x->instr, 1, -1);
+            continue;
+        }
+        if (in->op == OP_add && !in->guard && in->nops == 3 && in->ops[2].kind == OPND_INT) {
+            *c += in->ops[2].value;
+            v = use_at(sd, x->instr, 1, -1);
+            continue;
+        }
+        return false;
+    }
+    return false;
+}
+
+static bool affine(const Side *sd, uint32_t v, Aff *a, uint32_t *seen, int *nseen, int depth)
+{
+    v = skip(sd, v, seen, nseen, 64);
+    *a = (Aff){ 0, v, 0, 0 };
+    if (v == ANA_NONE || depth > 12) return false;
+    uint64_t bits;
+    Str sym;
+    if (const_of(sd, v, &bits, &sym) && !sym.len) {
+        const Instr *in = def_instr(sd, v);
+        if (in->ops[1].kind == OPND_INT) *a = (Aff){ 0, ANA_NONE, (int64_t)bits, 0 };
+        if (*nseen < 64) seen[(*nseen)++] = val(sd, v)->instr;
+        return true;
+    }
+    const SsaVal *x = val(sd, v);
+    if (x->kind == SSA_PHI) {
+        uint32_t lh = sd->loop_of_header[x->block];
+        if (!lh || x->nargs != 2) return true;   /* opaque */
+        int in_ = loop_contains(sd->li, lh - 1, cfg_preds(sd->c, x->block)[0]) ? 1 : 0;
+        Aff init;
+        int64_t c;
+        if (!affine(sd, x->args[in_], &init, seen, nseen, depth + 1) || init.loop ||
+            !steps_from(sd, x->args[1 - in_], v, &c, seen, nseen))
+            return true;   /* opaque */
+        *a = (Aff){ lh, init.base, init.off, c };
+        return true;
+    }
+    if (x->kind != SSA_DEF || x->partial || x->reg == sd->mem) return true;
+    const Instr *in = def_instr(sd, v);
+    if (in->guard) return true;
+    uint32_t i = x->instr;
+    if (int_cvt(in)) {
+        if (*nseen < 64) seen[(*nseen)++] = i;
+        return affine(sd, use_at(sd, i, 1, -1), a, seen, nseen, depth + 1);
+    }
+    bool add = in->op == OP_add && in->nops == 3, shl = in->op == OP_shl && in->nops == 3 && in->ops[2].kind == OPND_INT;
+    bool mul = (in->op == OP_mul) && in->nops == 3 && in->ops[2].kind == OPND_INT &&
+               (instr_has_mod(in, ".lo") || instr_has_mod(in, ".wide"));
+    if (!add && !shl && !mul) return true;
+    Aff p, q = { 0, ANA_NONE, 0, 0 };
+    int save = *nseen;
+    affine(sd, use_at(sd, i, 1, -1), &p, seen, nseen, depth + 1);
+    if (add) {
+        if (in->ops[2].kind == OPND_INT) q.off = in->ops[2].value;
+        else affine(sd, use_at(sd, i, 2, -1), &q, seen, nseen, depth + 1);
+        if ((p.loop && q.loop && p.loop != q.loop) || (p.base != ANA_NONE && q.base != ANA_NONE) || (!p.loop && !q.loop)) {
+            *nseen = save;
+            return true;   /* opaque */
+        }
+        *a = (Aff){ p.loop ? p.loop : q.loop, p.base != ANA_NONE ? p.base : q.base, p.off + q.off, p.step + q.step };
+    } else {
+        if (!p.loop || p.base != ANA_NONE) {
+            *nseen = save;
+            return true;
+        }
+        int64_t k = in->ops[2].value;
+        *a = shl ? (Aff){ p.loop, ANA_NONE, p.off << k, p.step << k } : (Aff){ p.loop, ANA_NONE, p.off * k, p.step * k };
+    }
+    if (*nseen < 64) seen[(*nseen)++] = i;
+    return true;
+}
+
+/* fv and uv as affine values of paired loops: the same base, offset and
+ * step (the loops' exit conditions are checked when the match ends). */
+static bool affine_match(VM *m, uint32_t fv, uint32_t uv)
+{
+    uint32_t fs[64], us[64];
+    int nf = 0, nu = 0;
+    Aff a, b;
+    affine(m->f, fv, &a, fs, &nf, 0);
+    affine(m->u, uv, &b, us, &nu, 0);
+    if (!a.loop || !b.loop) return fail(m, "a loop's merge against a value that is not one");
+    if (a.step != b.step || a.off != b.off) return fail(m, "a value stepping by %lld from %lld in the fingerprint's loop, by %lld from %lld in the user's",
+                                                       (long long)a.step, (long long)a.off, (long long)b.step, (long long)b.off);
+    if ((a.base == ANA_NONE) != (b.base == ANA_NONE)) return fail(m, "a loop's value from another kind of start");
+    if (!note_loop(m, a.loop - 1, b.loop - 1)) return false;
+    set_map(m, fv, uv);
+    if (a.base != ANA_NONE && !mv(m, a.base, b.base)) return false;
+    for (int k = 0; k < nu; k++) add_extra(m, us[k]);
+    return true;
+}
+
 static bool mv(VM *m, uint32_t fv, uint32_t uv)
 {
     if (fv == ANA_NONE || uv == ANA_NONE) return fail(m, "a value the matcher cannot follow");
@@ -772,6 +898,12 @@ static bool mv(VM *m, uint32_t fv, uint32_t uv)
         goto out;
     }
     const SsaVal *fx = val(m->f, fv), *ux = val(m->u, uv);
+    /* a loop's stepping value spelled differently on the two sides */
+    if ((fx->kind == SSA_PHI && m->f->loop_of_header[fx->block] && ux->kind == SSA_DEF) ||
+        (ux->kind == SSA_PHI && m->u->loop_of_header[ux->block] && fx->kind == SSA_DEF)) {
+        ok = affine_match(m, fv, uv);
+        goto out;
+    }
     switch (fx->kind) {
     case SSA_ENTRY: {
         if (fx->reg == m->f->mem) {

@@ -145,3 +145,55 @@ extern "C" __global__ void base_conv(const float *a, float *o)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     o[i] = exp10f(a[i]) + log2f(a[i] + 3.0f);
 }
+
+// Shapes written after the matcher was done (held out): a loop with a
+// runtime trip count and sinf and cosf of two arguments (nvcc indexes the
+// second reduction loop with a counter), a shared-memory reduction, a mix
+// of constant exponents, Black-Scholes's CND.
+// expect: sinf=1 cosf=1
+extern "C" __global__ void loop_two_args(const float *a, float *o, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.f;
+    for (int j = 0; j < n; j++) s += sinf(a[i * n + j]) * cosf(a[i * n + j] * 0.5f);
+    o[i] = s;
+}
+
+// expect: expf=1 logf=1
+extern "C" __global__ void shared_reduce(const float *a, float *o)
+{
+    __shared__ float t[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    t[threadIdx.x] = expf(a[i]) + logf(a[i] + 1.0f);
+    __syncthreads();
+    for (int s = 128; s > 0; s >>= 1) {
+        if (threadIdx.x < s) t[threadIdx.x] += t[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) o[blockIdx.x] = t[0];
+}
+
+// expect: powf=2 logf=1 tanhf=1
+extern "C" __global__ void pow_mix(const float *a, float *o)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = a[i];
+    o[i] = powf(x, 1.5f) + powf(x, 4.0f) + 0.5f * logf(x) + tanhf(x * 0.1f);
+}
+
+__device__ float cnd(float d)
+{
+    const float A1 = 0.31938153f, A2 = -0.356563782f, A3 = 1.781477937f, A4 = -1.821255978f, A5 = 1.330274429f;
+    float K = 1.0f / (1.0f + 0.2316419f * fabsf(d));
+    float c = 0.39894228040143267794f * expf(-0.5f * d * d) * (K * (A1 + K * (A2 + K * (A3 + K * (A4 + K * A5)))));
+    return d > 0 ? 1.0f - c : c;
+}
+
+// expect: logf=1 expf=3
+extern "C" __global__ void black_scholes(const float *S, const float *X, const float *T, float *call, float R, float V)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = S[i], x = X[i], t = T[i], sq = sqrtf(t);
+    float d1 = (logf(s / x) + (R + 0.5f * V * V) * t) / (V * sq), d2 = d1 - V * sq;
+    call[i] = s * cnd(d1) - x * expf(-R * t) * cnd(d2);
+}
