@@ -129,6 +129,10 @@ static void puts_(Text *t, const char *s) { put(t, s, strlen(s)); }
 /* One line with its #P*F placeholders replaced. */
 static bool put_line(Text *t, FpLib *l, const char *line)
 {
+    if (!strncmp(line, ".pragma '", 9)) {   /* gen.py writes the pragma's quotes as ' */
+        for (const char *p = line; *p; p++) put(t, *p == '\'' ? "\"" : p, 1);
+        return true;
+    }
     for (const char *p = line; *p;) {
         const char *h = strstr(p, "#P*");
         if (!h) {

@@ -225,6 +225,21 @@ void sfu_guard(Function *fn, SfuSite *s, Stmt *first, Stmt *last)
                 cur = put(fn, cur, ir_new_label(fn, map_label(&t, st->u.label)));
                 continue;
             }
+            if (st->kind == STMT_DIRECTIVE && st->dirkind == DIR_PRAGMA) {
+                /* nvcc's `.pragma "nounroll"` on the reduction loop: kept */
+                Stmt *d = ARENA_NEW(&m->arena, Stmt);
+                d->kind = STMT_DIRECTIVE;
+                d->dirkind = DIR_PRAGMA;
+                d->dirty = true;
+                d->u.dir.ntok = st->u.dir.ntok;
+                d->u.dir.tok = ARENA_ARRAY(&m->arena, Token, st->u.dir.ntok ? st->u.dir.ntok : 1);
+                for (uint32_t k = 0; k < st->u.dir.ntok; k++) {
+                    Str x = st->u.dir.tok[k].text;
+                    d->u.dir.tok[k] = (Token){ { arena_strndup(&m->arena, x.p, x.len), x.len }, st->u.dir.tok[k].kind };
+                }
+                cur = put(fn, cur, d);
+                continue;
+            }
             if (st->kind != STMT_INSTR) continue;
             const Instr *in = &st->u.instr;
             if (in->op == OP_ret) {

@@ -173,8 +173,11 @@ def parse_kernels(ptx):
         if not body:
             continue
         s = line.split("//")[0].strip()
+        if s.startswith(".pragma"):
+            kernels[cur].append(("P", s.rstrip(";").strip()))   # kept: the precise copy of a guard keeps it
+            continue
         if not s or s.startswith("."):
-            continue  # declarations, .pragma, .loc
+            continue  # declarations, .loc
         m = LABEL.match(s)
         if m:
             kernels[cur].append(("L", m.group(1)))
@@ -410,6 +413,9 @@ def normalise(body, inputs, out_reg, exit_label, types, depot):
             continue
         if it[0] == "L":
             lines.append(lab(it[1]) + ":")
+            continue
+        if it[0] == "P":
+            lines.append(it[1].replace('"', "'"))
             continue
         _, guard, op, ops = it
         g = ""
