@@ -48,7 +48,8 @@
  *   instruction            input range              documented max error
  *   sin/cos.approx.f32     |a| <= 2 pi              absolute 2^-20.5
  *                          |a| <= 100 pi            absolute 2^-14.7
- *                          otherwise                none given: 2^-14.7 used
+ *                          otherwise                none given: the lowered
+ *                                                   sequence (above) + 2^-20.5
  *   ex2.approx.f32         full range               2 ulp
  *   lg2.approx.f32         a in (0.5, 2)            absolute 2^-22
  *                          otherwise                relative 2^-22
