@@ -22,9 +22,12 @@
  *                                              └─ uniform_get (divergence, may-have-exited)
  *
  * Results are read-only for callers.  A pass that changes a function must
- * call analysis_invalidate(fn) before asking again (the old results stay
- * allocated until the module is freed: everything lives in the module
- * arena, so freeing a module is still one call and nothing leaks).  Not
+ * call analysis_invalidate(fn) before asking again; the old results stay
+ * valid (and allocated) until analysis_release(fn), which frees every
+ * result of fn, current and old: a pass calls it when it is done with a
+ * function, so that a pass over thousands of kernels holds the analyses
+ * of one (the pass manager releases every function's after each pass,
+ * streaming with each function, freeing the module everything).  Not
  * thread-safe: one thread per module.
  *
  * Numbering.  Blocks are numbered 0..n-1 in layout order (index 0 is the
@@ -48,7 +51,17 @@
 
 #define ANA_NONE UINT32_MAX
 
-/* Forget every cached analysis of fn (call after changing it). */
+/* Forget every cached analysis of fn (call after changing it); what was
+ * handed out stays valid until analysis_release(fn). */
 void analysis_invalidate(Function *fn);
+/* Free every analysis result of fn, current and invalidated: nothing the
+ * analyses handed out for fn (CFG, SSA, terms, proofs' terms...) may be
+ * used afterwards.  The memory is reused by the next function's. */
+void analysis_release(Function *fn);
+/* analysis_release of every function of m (the pass manager, after a pass). */
+void analysis_release_all(Module *m);
+/* Bytes the analyses of m's functions have taken from the system (released
+ * memory stays, for reuse): what a pass's analyses add to the peak. */
+size_t analysis_memory(const Module *m);
 
 #endif

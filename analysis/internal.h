@@ -37,7 +37,9 @@ typedef struct AnalysisCache {
 } AnalysisCache;
 
 AnalysisCache *analysis_cache(Function *fn);
-static inline Arena *ana_arena(Function *fn) { return &fn->mod->arena; }
+/* Where fn's analyses allocate (see cache.c): call it when starting to
+ * build a result of fn, and allocate that result's memory from it. */
+Arena *ana_arena(Function *fn);
 
 /* Checked malloc for scratch memory (freed by the caller). */
 static inline void *xmalloc(size_t n)
@@ -130,6 +132,7 @@ bool special_is_volatile(Str name);
 
 /* A term table living in an arena (the per-function tables). */
 TermTable *terms_new_in(Arena *a);
+TermTable *terms_new_for(Function *fn);   /* fn's analysis memory (cache.c) */
 /* Size the hash table for about n terms before the first one is made. */
 void terms_reserve(TermTable *tt, uint32_t n);
 

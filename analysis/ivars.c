@@ -159,13 +159,17 @@ static bool is_grid_stride(const IvCtx *x, SsaValue step)
  * instructions of `bits` width that each add a loop-invariant step?  The
  * steps (instruction, operand) are appended to chain in the order they
  * run, at most IV_MAX_CHAIN + 1 of them (nvcc advances a pointer
- * p1 = p + s; p2 = p1 + s; ... in unrolled loops). */
+ * p1 = p + s; p2 = p1 + s; ... in unrolled loops).  `depth` is the number
+ * of steps already walked back from the update: the steps are appended
+ * only once the phi is found, on the way out, so the bound is on the
+ * walk itself (a bound on *n, still 0 on the way down, let FDTD3d's
+ * longer chain write past the caller's array). */
 static bool chain_to_phi(const IvCtx *x, SsaValue v, SsaValue p, uint32_t loop, unsigned bits, uint32_t *chain,
-                         uint8_t *chain_opnd, int *n)
+                         uint8_t *chain_opnd, int *n, int depth)
 {
     v = through_moves(x, v);
     if (v == p) return true;
-    if (*n > IV_MAX_CHAIN) return false;
+    if (depth > IV_MAX_CHAIN) return false;   /* this step would be the (IV_MAX_CHAIN + 2)th */
     const Instr *in = def_instr(x, v);
     if (!in || (in->op != OP_add && in->op != OP_sub) || in->nops != 3 || !is_integer_op(in)) return false;
     if (instr_has_mod(in, ".cc") || instr_has_mod(in, ".sat") || type_bits(instr_type(in)) != bits) return false;
@@ -177,7 +181,7 @@ static bool chain_to_phi(const IvCtx *x, SsaValue v, SsaValue p, uint32_t loop, 
         int64_t imm;
         if (a == ANA_NONE || !operand_invariant(x, i, 3 - k, loop, &is_imm, &imm)) continue;
         int mark = *n;
-        if (chain_to_phi(x, a, p, loop, bits, chain, chain_opnd, n)) {
+        if (chain_to_phi(x, a, p, loop, bits, chain, chain_opnd, n, depth + 1)) {
             chain[*n] = i, chain_opnd[*n] = (uint8_t)(3 - k), (*n)++;
             return true;
         }
@@ -214,7 +218,7 @@ static bool basic_iv(const IvCtx *x, uint32_t loop, SsaValue p, InductionVar *ou
     uint32_t chain[IV_MAX_CHAIN + 1];
     uint8_t chain_opnd[IV_MAX_CHAIN + 1];
     int n = 0;
-    if (!in || !chain_to_phi(x, upd, p, loop, type_bits(instr_type(in)), chain, chain_opnd, &n) || n == 0) return false;
+    if (!in || !chain_to_phi(x, upd, p, loop, type_bits(instr_type(in)), chain, chain_opnd, &n, 0) || n == 0) return false;
     int u = n - 1;
     uint32_t i = chain[u];
     bool is_imm;

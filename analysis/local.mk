@@ -25,6 +25,14 @@ check_PROGRAMS += testsuite/unit/test_terms
 testsuite_unit_test_terms_SOURCES = testsuite/unit/test_terms.c
 testsuite_unit_test_terms_LDADD = $(PTXOPT_LIBS)
 
+check_PROGRAMS += testsuite/unit/test_analysis_memory
+testsuite_unit_test_analysis_memory_SOURCES = testsuite/unit/test_analysis_memory.c
+testsuite_unit_test_analysis_memory_LDADD = $(PTXOPT_LIBS)
+
+check_PROGRAMS += testsuite/unit/test_z3bridge
+testsuite_unit_test_z3bridge_SOURCES = testsuite/unit/test_z3bridge.c
+testsuite_unit_test_z3bridge_LDADD = $(PTXOPT_LIBS)
+
 ## the analyses' throughput benchmark (built, not run by make check)
 noinst_PROGRAMS += bench/analysis/bench_analysis
 bench_analysis_bench_analysis_SOURCES = bench/analysis/bench_analysis.c

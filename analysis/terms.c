@@ -15,6 +15,7 @@
 
 struct TermTable {
     Arena *arena;
+    Function *fn;             /* a function's table: allocates where its analyses do */
     Arena own;
     bool owns;
     const Term **slots;
@@ -44,6 +45,19 @@ TermTable *terms_new_in(Arena *a)
     tt->arena = a;
     return tt;
 }
+
+TermTable *terms_new_for(Function *fn)
+{
+    TermTable *tt = terms_new_in(ana_arena(fn));
+    tt->fn = fn;
+    return tt;
+}
+
+/* Where a new node goes.  A function's table makes nodes long after it
+ * was built (value terms on demand, a pass's own claims): they must go
+ * to that function's analysis memory whichever function's is on top
+ * (analysis/cache.c), or releasing the other would free them. */
+static inline Arena *node_arena(TermTable *tt) { return tt->fn ? ana_arena(tt->fn) : tt->arena; }
 
 void terms_free(TermTable *tt)
 {
@@ -101,7 +115,7 @@ static void grow(TermTable *tt)
     while (ncap < tt->reserve) ncap *= 2;
     /* a table inside the module arena keeps its slots there too (the old
      * array is abandoned; growth is geometric) */
-    const Term **ns = tt->owns ? xcalloc(ncap, sizeof(Term *)) : arena_alloc(tt->arena, sizeof(Term *) * ncap);
+    const Term **ns = tt->owns ? xcalloc(ncap, sizeof(Term *)) : arena_alloc(node_arena(tt), sizeof(Term *) * ncap);
     for (uint32_t i = 0; i < tt->cap; i++) {
         const Term *t = tt->slots[i];
         if (!t) continue;
@@ -124,26 +138,29 @@ static const Term *intern(TermTable *tt, const Term *proto)
         if (node_eq(tt->slots[j], proto)) return tt->slots[j];
         j = (j + 1) & (tt->cap - 1);
     }
-    Term *t = arena_alloc(tt->arena, sizeof(Term));
+    Arena *a = node_arena(tt);
+    Term *t = arena_alloc(a, sizeof(Term));
     *t = *proto;
     t->id = tt->count++;
     t->hash = h;
     if (proto->n) {
-        t->args = arena_alloc(tt->arena, sizeof(Term *) * proto->n);
+        t->args = arena_alloc(a, sizeof(Term *) * proto->n);
         memcpy(t->args, proto->args, sizeof(Term *) * proto->n);
         if (proto->coef) {
-            t->coef = arena_alloc(tt->arena, sizeof(uint64_t) * proto->n);
+            t->coef = arena_alloc(a, sizeof(uint64_t) * proto->n);
             memcpy(t->coef, proto->coef, sizeof(uint64_t) * proto->n);
         }
     }
     /* a standalone table copies names; a function's table keeps pointers into
-     * the module, which outlives it */
+     * the module or the function's analyses, which outlive it */
     if (proto->name.len && tt->owns)
         t->name = (Str){ arena_strndup(tt->arena, proto->name.p, proto->name.len), proto->name.len };
     uint16_t d = 0;
     for (uint32_t i = 0; i < t->n; i++)
         if (t->args[i]->depth > d) d = t->args[i]->depth;
     t->depth = d < 65535 ? d + 1 : 65535;
+    t->atoms = t->op == T_ATOM ? 1ull << ((t->id * 0x9e3779b97f4a7c15ull) >> 58) : 0;
+    for (uint32_t i = 0; i < t->n; i++) t->atoms |= t->args[i]->atoms;
     tt->slots[j] = t;
     return t;
 }
@@ -195,6 +212,7 @@ static inline bool term_before(const Term *x, const Term *y)
 /* --------------------------------------------------------- linear forms */
 
 typedef struct Lin {
+    TermTable *tt;
     unsigned width;
     uint64_t k;
     uint32_t n, cap;
@@ -204,8 +222,9 @@ typedef struct Lin {
     uint64_t cbuf[16];
 } Lin;
 
-static void lin_init(Lin *l, unsigned width)
+static void lin_init(Lin *l, TermTable *tt, unsigned width)
 {
+    l->tt = tt;
     l->width = width;
     l->k = 0;
     l->n = 0;
@@ -227,6 +246,10 @@ static void lin_add(Lin *l, const Term *x, uint64_t coef)
     uint64_t m = wmask(l->width);
     coef &= m;
     if (!coef) return;
+    /* a term of another width is fitted to the sum's first (see
+     * term_add): cut when wider (a ring homomorphism, so a wider sum
+     * distributes), zero-extended as a whole when narrower */
+    if (x->width != l->width) x = term_unop(l->tt, x->width > l->width ? T_TRUNC : T_ZEXT, l->width, x);
     if (x->op == T_CONST) {
         l->k = (l->k + coef * x->k) & m;
         return;
@@ -298,7 +321,7 @@ static const Term *lin_finish(TermTable *tt, Lin *l)
 const Term *term_add(TermTable *tt, const Term *x, const Term *y)
 {
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, 1);
     lin_add(&l, y, 1);
     return lin_finish(tt, &l);
@@ -307,7 +330,7 @@ const Term *term_add(TermTable *tt, const Term *x, const Term *y)
 const Term *term_sub(TermTable *tt, const Term *x, const Term *y)
 {
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, 1);
     lin_add(&l, y, ~0ull);
     return lin_finish(tt, &l);
@@ -316,7 +339,7 @@ const Term *term_sub(TermTable *tt, const Term *x, const Term *y)
 const Term *term_scale(TermTable *tt, const Term *x, uint64_t c)
 {
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, c);
     return lin_finish(tt, &l);
 }
@@ -327,7 +350,7 @@ const Term *term_not(TermTable *tt, const Term *x)
 {
     /* ~x == -x - 1 in two's complement */
     Lin l;
-    lin_init(&l, x->width);
+    lin_init(&l, tt, x->width);
     lin_add(&l, x, ~0ull);                       /* -x, its constant part included */
     l.k = (l.k + wmask(x->width)) & wmask(x->width); /* - 1 */
     return lin_finish(tt, &l);
@@ -433,7 +456,7 @@ const Term *term_unop(TermTable *tt, TermOp op, unsigned width, const Term *x)
         switch (x->op) {
         case T_ADD: {
             Lin l;
-            lin_init(&l, width);
+            lin_init(&l, tt, width);
             l.k = x->k & wmask(width);
             for (uint32_t i = 0; i < x->n; i++) lin_add(&l, term_unop(tt, T_TRUNC, width, x->args[i]), x->coef[i]);
             return lin_finish(tt, &l);
@@ -460,8 +483,15 @@ const Term *term_unop(TermTable *tt, TermOp op, unsigned width, const Term *x)
     return mk(tt, op, width, 1, a);
 }
 
+/* y at x's width (see term_add). */
+static const Term *fit_to(TermTable *tt, const Term *y, unsigned w)
+{
+    return y->width == w ? y : term_unop(tt, y->width > w ? T_TRUNC : T_ZEXT, w, y);
+}
+
 const Term *term_mul(TermTable *tt, const Term *x, const Term *y)
 {
+    y = fit_to(tt, y, x->width);
     if (x->op == T_CONST) return term_scale(tt, y, x->k);
     if (y->op == T_CONST) return term_scale(tt, x, y->k);
     /* a scaled term times something: pull the scale out (c·a)·b = c·(a·b) */
@@ -477,6 +507,9 @@ const Term *term_mul(TermTable *tt, const Term *x, const Term *y)
 
 const Term *term_ite(TermTable *tt, const Term *c, const Term *x, const Term *y)
 {
+    /* a wider condition is "not zero" (PTX's selp/predicates are one bit) */
+    if (c->width != 1) c = term_not(tt, term_binop(tt, T_EQ, c, term_const(tt, c->width, 0)));
+    y = fit_to(tt, y, x->width);
     if (c->op == T_CONST) return (c->k & 1) ? x : y;
     if (x == y) return x;
     /* ite(c, 1, 0) on one bit is c itself */
@@ -487,6 +520,11 @@ const Term *term_ite(TermTable *tt, const Term *c, const Term *x, const Term *y)
 
 const Term *term_binop(TermTable *tt, TermOp op, const Term *x, const Term *y)
 {
+    if (op != T_SHL && op != T_LSHR && op != T_ASHR && y->width != x->width) {
+        /* callers keep widths equal; be forgiving: extend the narrower */
+        if (y->width < x->width) y = term_unop(tt, T_ZEXT, x->width, y);
+        else x = term_unop(tt, T_ZEXT, y->width, x);
+    }
     switch (op) {
     case T_ADD: return term_add(tt, x, y);
     case T_MUL: return term_mul(tt, x, y);
@@ -510,10 +548,6 @@ const Term *term_binop(TermTable *tt, TermOp op, const Term *x, const Term *y)
             if (y->k == 0) return x;
             if (op == T_SHL) return term_scale(tt, x, 1ull << y->k);
         }
-    } else if (y->width != w) {
-        /* callers keep widths equal; be forgiving: extend the narrower */
-        if (y->width < w) y = term_unop(tt, T_ZEXT, w, y);
-        else x = term_unop(tt, T_ZEXT, y->width, x), w = y->width;
     }
     unsigned outw = is_compare(op) ? 1 : w;
     if (x->op == T_CONST && y->op == T_CONST) {
@@ -591,7 +625,7 @@ static const Term *rebuild(TermTable *tt, const Term *x, const Term **na)
         return x;
     case T_ADD: {
         Lin l;
-        lin_init(&l, x->width);
+        lin_init(&l, tt, x->width);
         l.k = x->k;
         for (uint32_t i = 0; i < x->n; i++) lin_add(&l, na[i], x->coef[i]);
         return lin_finish(tt, &l);
@@ -633,32 +667,40 @@ static const Term *subst_rec(TermTable *tt, const Term *x, const Term *from, con
 const Term *term_subst(TermTable *tt, const Term *x, const Term *from, const Term *to)
 {
     if (!x || !from || !to) return x;
+    to = fit_to(tt, to, from->width);   /* every use of `from` expects its width */
     Memo mm = { xcalloc(tt->count + 1, sizeof(Term *)), tt->count };
     const Term *r = subst_rec(tt, x, from, to, &mm);
     free(mm.v);
     return r;
 }
 
-static bool mentions_rec(const Term *x, const Term *a, uint8_t *seen)
+/* Does x mention a?  Each node remembers the answer for the last two
+ * terms asked about (the shuffle pass asks about %tid.x and %laneid, for
+ * every subterm of an address, level by level), so a question costs the
+ * nodes not asked before; the atom signature skips subterms that cannot
+ * contain a.  Before: a walk with a byte per term of the whole table,
+ * cleared for every question, a third of the shuffle pass's time on a
+ * 40 MB module (issue 21).  Terms are immutable, so an answer never goes
+ * stale; the memo is the only thing written after a node is made. */
+static bool mentions_rec(const Term *x, const Term *a)
 {
     if (x == a) return true;
-    if (seen[x->id]) return false;
-    seen[x->id] = 1;
-    for (uint32_t i = 0; i < x->n; i++)
-        if (mentions_rec(x->args[i], a, seen)) return true;
-    return false;
+    if (x->n == 0 || (x->atoms & a->atoms) != a->atoms) return false;
+    uint32_t key = (a->id + 1u) << 1;
+    Term *m = (Term *)x;   /* interned by this file (writable): the memo only */
+    for (int i = 0; i < 2; i++)
+        if ((m->mentions[i] & ~1u) == key) return m->mentions[i] & 1;
+    bool r = false;
+    for (uint32_t i = 0; i < x->n && !r; i++) r = mentions_rec(x->args[i], a);
+    m->mentions[1] = m->mentions[0];
+    m->mentions[0] = key | r;
+    return r;
 }
 
 bool term_mentions(const Term *x, const Term *a)
 {
     if (!x || !a) return false;
-    if (x == a) return true;
-    if (x->n == 0) return false;
-    uint32_t maxid = x->id > a->id ? x->id : a->id;
-    uint8_t *seen = xcalloc(maxid + 1, 1);
-    bool r = mentions_rec(x, a, seen);
-    free(seen);
-    return r;
+    return mentions_rec(x, a);
 }
 
 bool term_linear_in(TermTable *tt, const Term *x, const Term *a, uint64_t *c)

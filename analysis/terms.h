@@ -14,7 +14,16 @@
  * with distinct non-constant xᵢ in a canonical order (structural hash), NOT/NEG/SUB/SHL-by-constant
  * and MUL-by-constant folded into it, TRUNC distributed over it.  ZEXT and
  * SEXT are never distributed, so wrap-around stays exact
- * (zext64(i + 1) is not zext64(i) + 1). */
+ * (zext64(i + 1) is not zext64(i) + 1).
+ *
+ * Widths: every term the constructors return is well-sorted, whatever the
+ * caller mixes.  term_add/term_sub/term_mul(x, y) have x's width and fit y
+ * to it: cut when wider (as PTX cuts a source register wider than the
+ * instruction's type), zero-extended when narrower; term_binop extends the
+ * narrower operand (zero) and has the wider width, except that a shift has
+ * its value's width and a wider amount saturates (PTX clamps amounts);
+ * term_ite reads a wider condition as "not zero" and fits y to x;
+ * term_subst fits the replacement to the width of what it replaces. */
 typedef enum TermOp {
     T_CONST, T_ATOM, T_ADD, T_MUL, T_MULHI_U, T_MULHI_S, T_UDIV, T_SDIV, T_UREM, T_SREM,
     T_AND, T_OR, T_XOR, T_SHL, T_LSHR, T_ASHR, T_ZEXT, T_SEXT, T_TRUNC, T_ITE,
@@ -42,6 +51,10 @@ struct Term {
     uint8_t atom;             /* AtomKind when op == T_ATOM */
     char comp;                /* ATOM_SPECIAL component */
     uint16_t depth;           /* 1 for leaves */
+    uint64_t atoms;           /* a signature of the atoms below: one bit (by id) per
+                                 atom, or-ed up; term_mentions' filter */
+    uint32_t mentions[2];     /* term_mentions' memo: (id + 1) << 1 | answer for the
+                                 last two terms asked about (private) */
     uint32_t n;               /* operands */
     uint32_t a, b;            /* atom payload (see AtomKind) */
     uint64_t k;               /* CONST value; ADD constant part */

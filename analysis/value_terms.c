@@ -220,7 +220,7 @@ static const Term *combine(Vt *x, const Instr *in, const Term *cmp, const Term *
 static Str uf_name(Vt *x, const Instr *in, uint8_t elem)
 {
     if (elem == 255) return in->full;
-    char *p = arena_printf(&x->fn->mod->arena, "%.*s#%u", STR_FMT(in->full), elem);
+    char *p = arena_printf(ana_arena(x->fn), "%.*s#%u", STR_FMT(in->full), elem);   /* lives as long as the terms */
     return str_c(p);
 }
 
@@ -573,7 +573,7 @@ static ValueTerms *vterms_build(Function *fn)
     ValueTerms *vt = ARENA_NEW(a, ValueTerms);
     VtPriv *p = ARENA_NEW(a, VtPriv);
     Vt *x = &p->x;
-    *x = (Vt){ fn, cfg_get(fn), ssa_get(fn), loops_get(fn), ivars_get(fn), terms_new_in(a), NULL, NULL };
+    *x = (Vt){ fn, cfg_get(fn), ssa_get(fn), loops_get(fn), ivars_get(fn), terms_new_for(fn), NULL, NULL };
     const Ssa *s = x->s;
     const Cfg *c = x->c;
     vt->tt = x->tt;

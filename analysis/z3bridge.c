@@ -36,7 +36,10 @@ struct ProofSession {
 #ifdef HAVE_Z3
     Z3_context ctx;           /* the process's context (z3g), NULL until needed */
     Z3_ast *memo;             /* by term id, valid in ctx */
+    uint8_t *ill_term;        /* by term id: memo[id] is untranslatable */
+    Z3_model last;            /* the last refutation's counterexample, or NULL */
     uint32_t memo_cap;
+    bool ill;                 /* the query in progress met an untranslatable term */
 #endif
 };
 
@@ -248,7 +251,63 @@ static Z3_ast uf1(ProofSession *ps, const char *name, Z3_ast x, unsigned w)
     return Z3_mk_app(ps->ctx, f, 1, &x);
 }
 
-static Z3_ast translate(ProofSession *ps, const Term *x);
+/* ---------------------------------------------------- sort discipline
+ *
+ * Z3's bit-vector constructors take operands of one sort (bvadd of a
+ * 32-bit and a 64-bit vector is a precondition violation that crashed
+ * inside libz3, whatever the error handler).  The term constructors keep
+ * widths consistent (terms.h), but the bridge does not rely on that:
+ * every argument's Z3 sort is checked against what the operation needs
+ * before the call, and a term that fails (or any term above it) is
+ * "untranslatable": it stands for a fresh constant, and the query that
+ * mentions it answers PROOF_UNKNOWN without asking the solver. */
+
+/* The bit width of a translated expression; 0 when it is not a bit-vector. */
+static unsigned zwidth(ProofSession *ps, Z3_ast a)
+{
+    if (!a) return 0;
+    Z3_sort s = Z3_get_sort(ps->ctx, a);
+    if (Z3_get_sort_kind(ps->ctx, s) != Z3_BV_SORT) return 0;
+    return Z3_get_bv_sort_size(ps->ctx, s);
+}
+
+/* How many operands op takes (-1: any number). */
+static int arity(TermOp op)
+{
+    switch (op) {
+    case T_CONST: case T_ATOM: return 0;
+    case T_ZEXT: case T_SEXT: case T_TRUNC: return 1;
+    case T_ITE: return 3;
+    case T_ADD: case T_UF: return -1;
+    default: return op < T_NOPS ? 2 : 0;
+    }
+}
+
+/* Are the translated arguments za[0..n) of x of the sorts its operation
+ * needs (and x's own width one Z3 can make)? */
+static bool sorts_fit(ProofSession *ps, const Term *x, Z3_ast const *za)
+{
+    unsigned w = x->width;
+    if (w < 1 || w > 64 || x->op >= T_NOPS) return false;
+    int ar = arity((TermOp)x->op);
+    if (ar >= 0 && x->n != (uint32_t)ar) return false;
+    if (x->op == T_ADD && x->n && !x->coef) return false;
+    for (uint32_t i = 0; i < x->n; i++) {
+        unsigned aw = zwidth(ps, za[i]);
+        if (!aw || aw != x->args[i]->width) return false;
+        switch (x->op) {
+        case T_UF: break;                                         /* any domain */
+        case T_ZEXT: case T_SEXT: if (aw > w) return false; break;
+        case T_TRUNC: if (aw < w) return false; break;
+        case T_ITE: if (aw != (i == 0 ? 1 : w)) return false; break;
+        case T_EQ: case T_ULT: case T_ULE: case T_SLT: case T_SLE:
+            if (w != 1 || aw != zwidth(ps, za[0])) return false;
+            break;
+        default: if (aw != w) return false; break;
+        }
+    }
+    return true;
+}
 
 static Z3_ast div_guarded(ProofSession *ps, const Term *x, Z3_ast a, Z3_ast b)
 {
@@ -265,21 +324,11 @@ static Z3_ast div_guarded(ProofSession *ps, const Term *x, Z3_ast a, Z3_ast b)
     return Z3_mk_ite(c, Z3_mk_eq(c, b, bv(ps, w, 0)), uf1(ps, zname, a, w), q);
 }
 
-static Z3_ast translate(ProofSession *ps, const Term *x)
+/* x's expression from its checked arguments a[0..x->n). */
+static Z3_ast build(ProofSession *ps, const Term *x, Z3_ast const *a)
 {
-    if (x->id >= ps->memo_cap) {
-        uint32_t nc = ps->memo_cap ? ps->memo_cap : 256;
-        while (nc <= x->id) nc *= 2;
-        ps->memo = xrealloc(ps->memo, sizeof(Z3_ast) * nc);
-        memset(ps->memo + ps->memo_cap, 0, sizeof(Z3_ast) * (nc - ps->memo_cap));
-        ps->memo_cap = nc;
-    }
-    if (ps->memo[x->id]) return ps->memo[x->id];
     Z3_context c = ps->ctx;
     Z3_ast r = NULL;
-    Z3_ast a[3] = { NULL, NULL, NULL };
-    if (x->op != T_ADD && x->op != T_UF)
-        for (uint32_t i = 0; i < x->n && i < 3; i++) a[i] = translate(ps, x->args[i]);
     switch (x->op) {
     case T_CONST: r = bv(ps, x->width, x->k); break;
     case T_ATOM: {
@@ -292,7 +341,7 @@ static Z3_ast translate(ProofSession *ps, const Term *x)
     case T_ADD:
         r = bv(ps, x->width, x->k);
         for (uint32_t i = 0; i < x->n; i++) {
-            Z3_ast t = translate(ps, x->args[i]);
+            Z3_ast t = a[i];
             if (x->coef[i] != 1) t = Z3_mk_bvmul(c, bv(ps, x->width, x->coef[i]), t);
             r = Z3_mk_bvadd(c, r, t);
         }
@@ -327,24 +376,60 @@ static Z3_ast translate(ProofSession *ps, const Term *x)
     case T_SMAX: r = Z3_mk_ite(c, Z3_mk_bvslt(c, a[0], a[1]), a[1], a[0]); break;
     case T_UF: {
         Z3_sort *dom = xmalloc(sizeof(Z3_sort) * (x->n + 1));
-        Z3_ast *args = xmalloc(sizeof(Z3_ast) * (x->n + 1));
         char name[200];
         size_t len = (size_t)snprintf(name, sizeof name, "%.*s/", STR_FMT(x->name));
         for (uint32_t i = 0; i < x->n; i++) {
-            args[i] = translate(ps, x->args[i]);
             dom[i] = Z3_mk_bv_sort(c, x->args[i]->width);
             if (len < sizeof name) len += (size_t)snprintf(name + len, sizeof name - len, "%u.", x->args[i]->width);
         }
         Z3_func_decl f = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), x->n, dom, Z3_mk_bv_sort(c, x->width));
-        r = Z3_mk_app(c, f, x->n, args);
+        r = Z3_mk_app(c, f, x->n, a);
         free(dom);
-        free(args);
         break;
     }
-    default:
-        r = Z3_mk_fresh_const(c, "unknown", Z3_mk_bv_sort(c, x->width));
-        break;
+    default: break;   /* sorts_fit refused it */
     }
+    return r;
+}
+
+/* x as a Z3 expression of x->width bits, memoised by term id.  An
+ * untranslatable x (see above) is a fresh constant and sets ps->ill. */
+static Z3_ast translate(ProofSession *ps, const Term *x)
+{
+    if (x->id >= ps->memo_cap) {
+        uint32_t nc = ps->memo_cap ? ps->memo_cap : 256;
+        while (nc <= x->id) nc *= 2;
+        ps->memo = xrealloc(ps->memo, sizeof(Z3_ast) * nc);
+        ps->ill_term = xrealloc(ps->ill_term, nc);
+        memset(ps->memo + ps->memo_cap, 0, sizeof(Z3_ast) * (nc - ps->memo_cap));
+        memset(ps->ill_term + ps->memo_cap, 0, nc - ps->memo_cap);
+        ps->memo_cap = nc;
+    }
+    if (ps->memo[x->id]) {
+        if (ps->ill_term[x->id]) ps->ill = true;
+        return ps->memo[x->id];
+    }
+    Z3_ast buf[4], *a = x->n <= 4 ? buf : xmalloc(sizeof(Z3_ast) * x->n);
+    bool ill = false;
+    for (uint32_t i = 0; i < x->n; i++) {
+        bool before = ps->ill;
+        ps->ill = false;
+        a[i] = x->args[i] ? translate(ps, x->args[i]) : NULL;
+        ill |= ps->ill || !a[i];
+        ps->ill |= before;
+    }
+    Z3_ast r = NULL;
+    if (!ill && sorts_fit(ps, x, a)) r = build(ps, x, a);
+    if (!r || zwidth(ps, r) != x->width) {
+        /* stands for "some value of this width" (fresh: never equal to
+         * another by construction); a 0-width term gets one bit */
+        ill = true;
+        r = Z3_mk_fresh_const(ps->ctx, "untranslatable",
+                              Z3_mk_bv_sort(ps->ctx, x->width >= 1 && x->width <= 64 ? x->width : 1));
+    }
+    if (a != buf) free(a);
+    if (ill) ps->ill = true;
+    ps->ill_term[x->id] = ill;
     ps->memo[x->id] = r;
     return r;
 }
@@ -363,6 +448,8 @@ void proof_session_free(ProofSession *ps)
     if (!ps) return;
 #ifdef HAVE_Z3
     free(ps->memo);
+    free(ps->ill_term);
+    if (ps->last) Z3_model_dec_ref(ps->ctx, ps->last);
     if (ps->ctx) z3_release();
 #endif
     free(ps);
@@ -393,10 +480,13 @@ static void premise_eqs(const Term *p, const Term **eq, uint32_t *n, uint32_t ca
  * v for U, so the simplifier decides a claim like "the neighbour's widened
  * index ext(x') == ext(x) + N implies 4*ext(x') + p == 4*ext(x) + 4N + p"
  * without bit-blasting. */
-static void assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, const Term *x, const Term *y)
+static bool assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, const Term *x, const Term *y)
 {
     Z3_context c = ps->ctx;
+    ps->ill = false;
     Z3_ast zx = translate(ps, x), zy = translate(ps, y);
+    Z3_ast zp = premise ? translate(ps, premise) : NULL;
+    if (ps->ill || zwidth(ps, zx) != zwidth(ps, zy) || (premise && zwidth(ps, zp) != 1)) return false;
     enum { MAXN = 32 };
     const Term *eq[MAXN];
     uint32_t neq = 0, nn = 0;
@@ -406,11 +496,13 @@ static void assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, con
         for (int side = 0; side < 2; side++) {
             const Term *u = eq[i]->args[side], *v = eq[i]->args[1 - side];
             if (u->n == 0 || !(term_mentions(x, u) || term_mentions(y, u))) continue;
+            Z3_ast zu = translate(ps, u), zv = translate(ps, v);
+            if (ps->ill || zwidth(ps, zu) != u->width || zwidth(ps, zv) != u->width) return false;
             char name[32];
             snprintf(name, sizeof name, "named%u", u->id);
-            from[nn] = translate(ps, u);
+            from[nn] = zu;
             to[nn] = Z3_mk_const(c, Z3_mk_string_symbol(c, name), Z3_mk_bv_sort(c, u->width));
-            other[nn++] = translate(ps, v);
+            other[nn++] = zv;
             break;
         }
     }
@@ -418,8 +510,9 @@ static void assert_claim(ProofSession *ps, Z3_solver s, const Term *premise, con
         Z3_solver_assert(c, s, Z3_mk_eq(c, to[i], Z3_substitute(c, other[i], nn, from, to)));
     for (uint32_t i = 0; i < nn; i++) Z3_solver_assert(c, s, Z3_mk_eq(c, to[i], from[i]));
     Z3_ast ne = Z3_mk_not(c, Z3_mk_eq(c, zx, zy));
-    if (premise) Z3_solver_assert(c, s, as_bool(ps, translate(ps, premise)));
+    if (premise) Z3_solver_assert(c, s, as_bool(ps, zp));
     Z3_solver_assert(c, s, nn ? Z3_substitute(c, ne, nn, from, to) : ne);
+    return true;
 }
 
 /* Is "premise and x != y" satisfiable?  Z3_L_UNDEF on time limit or error.
@@ -437,9 +530,14 @@ static Z3_lbool check(ProofSession *ps, const Term *premise, const Term *x, cons
      * "timeout": it interrupts the tactics (bit-blasting, SAT) too */
     Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), ps->timeout_ms);
     Z3_solver_set_params(c, s, p);
-    assert_claim(ps, s, premise, x, y);
-    ps->queries++;
     Z3_lbool res = Z3_L_UNDEF;
+    if (!assert_claim(ps, s, premise, x, y)) {
+        /* an untranslatable term: unknown, and the solver is not asked */
+        Z3_params_dec_ref(c, p);
+        Z3_solver_dec_ref(c, s);
+        return Z3_L_UNDEF;
+    }
+    ps->queries++;
     bool fault = z3g.fault && (!z3g.fault_nth || z3g.fault_nth == ++z3g.nquery);
     if (fault) res = z3g.fault == 'u' ? Z3_L_UNDEF : Z3_L_TRUE;
     else if (!z3g.error) res = Z3_solver_check(c, s);
@@ -460,6 +558,17 @@ static void start(ProofSession *ps)
 }
 #endif
 
+/* A new question: the last counterexample no longer answers anything. */
+static void forget_counterexample(ProofSession *ps)
+{
+#ifdef HAVE_Z3
+    if (ps->last) Z3_model_dec_ref(ps->ctx, ps->last);
+    ps->last = NULL;
+#else
+    (void)ps;
+#endif
+}
+
 /* premise -> x == y by the solver alone (the caller has tried the normal form). */
 static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Term *x, const Term *y, char *cex,
                                  size_t cexcap)
@@ -472,7 +581,8 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
     if (res == Z3_L_FALSE) return PROOF_PROVED;
     if (res != Z3_L_TRUE) return PROOF_UNKNOWN;
     if (!m && z3g.fault && cex && cexcap) snprintf(cex, cexcap, "PTXOPT_PROOF_FAULT=refuted");
-    if (m) {
+    ps->last = m;   /* kept for proof_counterexample; its reference is ours */
+    if (m && cex && cexcap) {
         AtomVals av = { 0 };
         atoms_of(x, y, &av);
         for (uint32_t i = 0; i < av.n; i++) {
@@ -482,11 +592,14 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
                 av.val[i] = v;
         }
         format_cex(&av, x, y, cex, cexcap);
-        Z3_model_dec_ref(c, m);
         free(av.atom);
         free(av.val);
     }
-    return z3g.error ? PROOF_UNKNOWN : PROOF_REFUTED;
+    if (z3g.error) {
+        forget_counterexample(ps);
+        return PROOF_UNKNOWN;
+    }
+    return PROOF_REFUTED;
 #else
     (void)ps, (void)premise, (void)x, (void)y, (void)cex, (void)cexcap;
     return PROOF_UNKNOWN;
@@ -496,6 +609,7 @@ static ProofResult solver_decide(ProofSession *ps, const Term *premise, const Te
 /* Decide premise -> x == y for all inputs (premise NULL: true). */
 static ProofResult prove(ProofSession *ps, const Term *premise, const Term *x, const Term *y, char *cex, size_t cexcap)
 {
+    forget_counterexample(ps);
     if (cex && cexcap) cex[0] = 0;
     if (!well_formed(premise, x, y)) return PROOF_UNKNOWN;
     if (premise && premise->op == T_CONST && premise->k == 1) premise = NULL;
@@ -513,6 +627,20 @@ static ProofResult prove(ProofSession *ps, const Term *premise, const Term *x, c
         return PROOF_REFUTED;
     }
     return solver_decide(ps, premise, x, y, cex, cexcap);
+}
+
+bool proof_counterexample(ProofSession *ps, const Term *t, uint64_t *value)
+{
+#ifdef HAVE_Z3
+    if (!ps || !ps->last || !t) return false;
+    Z3_context c = ps->ctx;
+    ps->ill = false;
+    Z3_ast zt = translate(ps, t), val = NULL;
+    return !ps->ill && Z3_model_eval(c, ps->last, zt, true, &val) && val && Z3_get_numeral_uint64(c, val, value);
+#else
+    (void)ps, (void)t, (void)value;
+    return false;
+#endif
 }
 
 ProofResult proof_equal(ProofSession *ps, const Term *x, const Term *y, char *cex, size_t cexcap)
@@ -542,6 +670,7 @@ ProofResult proof_all(ProofSession *ps, const ProofClaim *cl, uint32_t n, ProofR
         char *ci = cex && cexcap ? cex + (size_t)i * cexcap : NULL;
         if (ci) ci[0] = 0;
         const Term *p = cl[i].premise;
+        forget_counterexample(ps);
         if (p && p->op == T_CONST && p->k == 1) p = NULL;
         out[i] = well_formed(p, cl[i].x, cl[i].y) ? solver_decide(ps, p, cl[i].x, cl[i].y, ci, cexcap) : PROOF_UNKNOWN;
         if (out[i] == PROOF_REFUTED) r = PROOF_REFUTED;

@@ -35,6 +35,12 @@ typedef struct ProofClaim {
     const Term *premise, *x, *y;
 } ProofClaim;
 ProofResult proof_all(ProofSession *ps, const ProofClaim *claims, uint32_t n, ProofResult *out, char *cex, size_t cexcap);
+/* After a refutation the solver made (the session's last query): the value
+ * of t (a term of the session's table) in its counterexample.  False when
+ * there is none: the last answer was not the solver's refutation (proved,
+ * unknown, the normal form refuted, PTXOPT_PROOF_FAULT), no Z3, or t
+ * cannot be translated. */
+bool proof_counterexample(ProofSession *ps, const Term *t, uint64_t *value);
 /* Solver queries the session has made (normal-form answers are free). */
 unsigned proof_session_queries(const ProofSession *ps);
 /* One-shot convenience (a session of its own). */

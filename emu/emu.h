@@ -317,11 +317,27 @@ double emu_buffer_value(const EmuBuffer *b, size_t i);
 void emu_error_add(EmuErrorAcc *acc, double ref, double cand);
 void emu_error_merge(EmuErrorAcc *into, const EmuErrorAcc *from);
 double emu_error_value(const EmuErrorAcc *acc, EmuMetric m);
+/* Runs p on L under `seeds` ITS seeds (L->seed..) and hanoi besides L's
+ * own schedule, and compares the buffers outputs[k] (NULL: every buffer
+ * `own` changed from the launch's contents) with `own`, p's run under L's
+ * schedule.  0: the same every time; 1: they depend on the schedule (a
+ * race; how many elements, where and between which schedules in err); -1:
+ * a run failed (why in err). */
+int emu_schedule_check(EmuProgram *p, const EmuLaunch *L, int seeds, const EmuResult *own, const bool *outputs, char *err,
+                       size_t errlen);
+/* Which program of a measurement gives outputs that depend on the
+ * schedule (a race): then its output error is not a number at all. */
+typedef enum EmuScheduleDep { EMU_SCHED_INDEPENDENT, EMU_SCHED_REFERENCE, EMU_SCHED_CANDIDATE } EmuScheduleDep;
 /* Runs ref and cand with the same launch, inputs and error model (L's), and accumulates the error of the output buffers:
  * outputs[k] (NULL: every buffer the reference run wrote).  per has
- * L->nargs entries.  false after writing why to err (a run failed, or no
- * output).  cand_counters (may be NULL) gets the candidate run's counters. */
-bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, const bool *outputs, EmuErrorAcc *per,
-                      EmuErrorAcc *all, EmuCounters *cand_counters, char *err, size_t errlen);
+ * L->nargs entries.  Each program also runs under `seeds` more ITS seeds
+ * (L->seed..) and hanoi, and its outputs must not change: a
+ * schedule-dependent launch fails with *dep (may be NULL) saying which
+ * program (the error of one schedule against another would be a race's
+ * noise, not the rewrite's error).  false after writing why to err (a run
+ * failed, a schedule-dependent launch, or no output).  cand_counters (may
+ * be NULL) gets the candidate run's counters under L's own schedule. */
+bool emu_output_error(EmuProgram *ref, EmuProgram *cand, const EmuLaunch *L, const bool *outputs, int seeds, EmuErrorAcc *per,
+                      EmuErrorAcc *all, EmuCounters *cand_counters, EmuScheduleDep *dep, char *err, size_t errlen);
 
 #endif

@@ -284,6 +284,16 @@ struct Module {
     int address_size;   /* 32 / 64, default 64 */
     struct ModSyms *syms; /* module-level variables by name (modsyms_*), kept
                              by the parser; survives streaming */
+    long long shared_bytes; /* bytes of the module-scope .shared variables declared
+                               so far (ir_decl_bytes), kept by modsyms_add_decl;
+                               survives streaming */
+    /* The memory of the functions' analyses (analysis/ owns it: results
+     * are released per function, so a pass over thousands of kernels holds
+     * those of one).  ir only lets go of it: analysis_drop(m, fn) when fn's
+     * statements are released (streaming), (m, NULL) when m is freed.
+     * NULL until an analysis ran. */
+    void *analysis_mem;
+    void (*analysis_drop)(Module *m, Function *fn);
 };
 
 /* Module-level variables by name: the parser adds every top-level
@@ -291,6 +301,10 @@ struct Module {
 typedef struct ModSyms ModSyms;
 void modsyms_add_decl(Module *m, const Decl *d);
 bool modsyms_find(const Module *m, Str name, Str *space);   /* *space: as declared (".global", ".shared::cta", ...) */
+/* Bytes a variable declaration reserves: element size times dimensions
+ * (an unsized [] counts 0), summed over its declarators; 0 for a type
+ * without a fixed size (.texref, ...). */
+long long ir_decl_bytes(const Decl *d);
 void modsyms_free(ModSyms *t);
 
 /* -------------------------------------------------------------- lifecycle */

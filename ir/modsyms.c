@@ -51,8 +51,29 @@ static void grow(ModSyms *t)
     free(old.slot);
 }
 
+long long ir_decl_bytes(const Decl *d)
+{
+    static const struct { const char *t; int b; } sz[] = {
+        { ".b8", 1 }, { ".u8", 1 }, { ".s8", 1 }, { ".b16", 2 }, { ".u16", 2 }, { ".s16", 2 }, { ".f16", 2 },
+        { ".b32", 4 }, { ".u32", 4 }, { ".s32", 4 }, { ".f32", 4 }, { ".b64", 8 }, { ".u64", 8 }, { ".s64", 8 }, { ".f64", 8 } };
+    int b = 0;
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+        if (str_eqc(d->type, sz[i].t)) b = sz[i].b;
+    if (d->vec) b *= d->vec;
+    long long total = 0;
+    for (uint32_t k = 0; k < d->ndecl; k++) {
+        long long n = b;
+        for (int j = 0; j < d->decls[k].ndims; j++) n *= d->decls[k].dims[j] > 0 ? d->decls[k].dims[j] : 0;
+        total += n;
+    }
+    return total;
+}
+
 void modsyms_add_decl(Module *m, const Decl *d)
 {
+    /* what every kernel may see of shared memory (tinylock's budget), also
+     * once the declaration has been streamed out */
+    if (str_eqc(d->space, ".shared") || str_starts(d->space, ".shared::")) m->shared_bytes += ir_decl_bytes(d);
     if (!m->syms) {
         m->syms = calloc(1, sizeof *m->syms);
         if (!m->syms) fatal_oom();

@@ -20,6 +20,7 @@ void ir_module_free(Module *m)
 {
     if (!m) return;
     char *buf = m->buf;
+    if (m->analysis_drop) m->analysis_drop(m, NULL);
     modsyms_free(m->syms);
     Arena a = m->arena; /* the module itself lives in its arena */
     arena_free(&a);

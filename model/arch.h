@@ -81,4 +81,14 @@ const Arch *arch_table(size_t *count);
  * `bytes`, else -1. */
 long long arch_carveout_at_least(const Arch *a, long long bytes);
 
+/* The one check of a target named on a command line (ptxopt --target,
+ * ptxopt-tune --arch), so that the programs accept the same ones: a target
+ * a .target directive may name (PTX ISA 9.0: sm_10 ... sm_121, an 'a'
+ * suffix from sm_90, 'f' from sm_100), in any spelling arch_find accepts
+ * (sm_86, sm86, 86, 8.6, compute_86).  Writes the canonical name ("sm_86",
+ * "sm_90a": what .target and ptxas -arch take) to canon and the number to
+ * *sm.  False when unknown, with a message in err that lists the targets.
+ * (Whether the table has its limits is arch_by_sm's question.) */
+bool arch_parse_target(const char *name, char *canon, size_t canon_cap, int *sm, char *err, size_t errsz);
+
 #endif

@@ -1,6 +1,7 @@
 /* guard.c — see guard.h. */
 #include "opt/guard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,20 @@ static Str opcode_text(const Stmt *s)
     for (n = i; n < t.len && !BLANK(t.p[n]) && t.p[n] != ';'; n++) {}
 #undef BLANK
     return (Str){ t.p + i, n - i };
+}
+
+bool guard_opaque_reason(const Function *fn, char *buf, size_t cap)
+{
+    if (cap) buf[0] = 0;
+    if (!fn->opaque) return false;
+    const Stmt *s = guard_opaque_stmt(fn);
+    if (s) {
+        Str op = opcode_text(s);
+        snprintf(buf, cap, "unknown instruction '%.*s' at line %u", STR_FMT(op), (unsigned)s->line);
+    } else {
+        snprintf(buf, cap, "a register declared twice with different types");
+    }
+    return true;
 }
 
 void guard_remark_opaque(Remarks *rm, const char *pass, const Function *fn)

@@ -28,6 +28,9 @@ const Stmt *guard_opaque_stmt(const Function *fn);
 /* For an opaque fn: a "missed" remark of `pass` at the statement that
  * makes it opaque, naming it and saying that the kernel is unchanged. */
 void guard_remark_opaque(Remarks *rm, const char *pass, const Function *fn);
+/* Why fn is opaque, in words ("unknown instruction 'frobnicate.b32' at
+ * line 8"), written to buf; false (buf empty) when it is not opaque. */
+bool guard_opaque_reason(const Function *fn, char *buf, size_t cap);
 
 typedef struct Budget {
     long ms;            /* 0: no budget */

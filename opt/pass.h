@@ -49,6 +49,9 @@ struct PassInfo {
      * least this (major * 100 + minor), e.g. a pass that only raises an
      * older .version */
     int local_from_version;
+    /* non-NULL: the pass is function-local too with these options (e.g.
+     * bypass unless delivery=global declares its module variable) */
+    bool (*local_with)(const PassInvocation *inv);
     const char *const *keys;   /* NULL-terminated list of accepted option keys */
     /* Checks the option values of one invocation (the keys are already
      * known to be accepted); on error writes the reason, without the pass's
@@ -71,7 +74,8 @@ bool pipeline_parse(const char *text, Pipeline *out, char *err, size_t errsz);
 void pipeline_free(Pipeline *p);
 int pipeline_run(const Pipeline *p, Module *m, PassContext *ctx);
 /* Every pass is function-local (an empty pipeline is) for a module of
- * .version `version` (major * 100 + minor; -1 when unknown). */
+ * .version `version` (major * 100 + minor; -1 when unknown) with the
+ * options it is given. */
 bool pipeline_streamable(const Pipeline *p, int version);
 
 /* Option helpers for passes. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "ir/fatal.h"
 #include "opt/pass.h"
 
@@ -133,6 +134,9 @@ int pipeline_run(const Pipeline *p, Module *m, PassContext *ctx)
 {
     for (int i = 0; i < p->n; i++) {
         int rc = p->v[i].pass->run(m, &p->v[i], ctx);
+        /* what a pass left of its analyses goes now (passes release each
+         * function's as they finish it; the next pass asks afresh) */
+        analysis_release_all(m);
         if (rc) return rc;
     }
     return 0;
@@ -197,7 +201,10 @@ bool pipeline_streamable(const Pipeline *p, int version)
 {
     for (int i = 0; i < p->n; i++) {
         const PassInfo *pi = p->v[i].pass;
-        if (!pi->function_local && !(pi->local_from_version > 0 && version >= pi->local_from_version)) return false;
+        if (pi->function_local) continue;
+        if (pi->local_from_version > 0 && version >= pi->local_from_version) continue;
+        if (pi->local_with && pi->local_with(&p->v[i])) continue;
+        return false;
     }
     return true;
 }

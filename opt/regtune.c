@@ -55,6 +55,17 @@ typedef struct Kernel {
 
 /* ------------------------------------------------------------ options */
 
+/* The largest register cap any known target takes (255 on all of them). */
+static int max_regs_any_target(void)
+{
+    size_t n;
+    const Arch *t = arch_table(&n);
+    int top = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].max_regs_per_thread > top) top = t[i].max_regs_per_thread;
+    return top;
+}
+
 /* The one reader of the options: pipeline parsing validates with it (a
  * bad value is a usage error, reported before any input is read) and the
  * run reads with it. */
@@ -81,8 +92,20 @@ static bool read_options(const PassInvocation *inv, Options *o, char *err, size_
         snprintf(err, errsz, "%s=%ld is negative", o->smem < 0 ? "smem" : "maxrregcount", o->smem < 0 ? o->smem : o->maxrregcount);
         return false;
     }
-    /* maxnreg and level are range-checked per kernel (a remark, not an
-     * error): what is out of range depends on the target and block. */
+    /* What is out of range on every target is a usage error (ptxopt(1):
+     * "out of range" values are refused when the pipeline is parsed);
+     * what depends on the target and the block (a level above what fits,
+     * a cap no block can launch with) is a remark per kernel. */
+    int top = max_regs_any_target();
+    if (has_n && (o->maxnreg < 1 || o->maxnreg > top)) {
+        snprintf(err, errsz, "maxnreg=%ld is outside 1..%d (ptxas rejects 0 and ignores values above %d)", o->maxnreg, top,
+                 top);
+        return false;
+    }
+    if (has_c && o->level < 1) {
+        snprintf(err, errsz, "level=%ld must be at least 1 (resident blocks per SM)", o->level);
+        return false;
+    }
     o->by_maxnreg = has_n;
     return true;
 }

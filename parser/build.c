@@ -176,6 +176,7 @@ static bool item_done(ParseCtx *c, Stmt *s)
     if (!c->on_item) return true;
     Module *m = c->m;
     bool ok = c->on_item(c->ud, m, s);
+    if (s->kind == STMT_FUNC && m->analysis_drop) m->analysis_drop(m, s->u.fn);   /* its analyses go with it */
     m->first = m->last = NULL;
     m->funcs = NULL;
     m->nfuncs = 0;

@@ -13,6 +13,7 @@
 #           install of ./bootstrap); SASS tests say REQUIRES: nvdisasm.
 #           'z3' when built with Z3 (REQUIRES: z3, or REQUIRES: !z3 for the
 #           --without-z3 behaviour).
+#           'gnuplot' when gnuplot is found (ptxopt-tune --plot).
 import os
 import shutil
 import lit.formats
@@ -53,6 +54,14 @@ else:
                        "./bootstrap installs it (pip: nvidia-cuda-nvdisasm)")
 if getattr(config, "z3_libs", ""):
     config.available_features.add("z3")
+# 'gnuplot' when gnuplot is found ($GNUPLOT, PATH): ptxopt-tune --plot draws
+# with it (./bootstrap and .ci/run install gnuplot-nox).
+gnuplot = os.environ.get("GNUPLOT") or shutil.which("gnuplot")
+if gnuplot and os.access(gnuplot, os.X_OK):
+    config.available_features.add("gnuplot")
+else:
+    lit_config.warning("gnuplot not found: the ptxopt-tune --plot tests are UNSUPPORTED (skipped); "
+                       "./bootstrap installs it (apt-get install gnuplot-nox)")
 # 'ptxopt-run' when it was built (configure found cuda.h); 'cuda-stub' when
 # configure found the toolkit's stub libcuda.so (%cuda_stub).
 if os.access(os.path.join(bindir, "ptxopt-run"), os.X_OK):
@@ -101,7 +110,7 @@ config.substitutions.append(("%unit", os.path.join(bindir, "testsuite", "unit"))
 config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
 # Sanitizer runs (CI) must not be slowed by leak checks of short-lived tools.
-for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME"):
+for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME", "GNUPLOT"):
     if k in os.environ:
         config.environment[k] = os.environ[k]
 # LLVM's test tools (FileCheck, not, count) come from llvm-14-tools.

@@ -183,14 +183,26 @@ static int bypass_run(Module *m, const PassInvocation *inv, PassContext *ctx)
             continue;
         }
         run_function(&r, fn);
+        analysis_release(fn);   /* done with it: the next function reuses the memory */
     }
     return 0;
+}
+
+/* Function-local, so streamed, unless delivery=global declares its module
+ * variable (issue 21: on a 200 MiB module the whole-module IR and
+ * analyses took 28.6x the input). */
+static bool bypass_local(const PassInvocation *inv)
+{
+    Options o;
+    char err[256];
+    return byp_read_options(inv, &o, err, sizeof err) && !(o.has_threshold && o.delivery == DELIV_GLOBAL);
 }
 
 const PassInfo pass_bypass = {
     .name = "bypass",
     .summary = "warp-partitioned cache bypassing: warps below a threshold cache, the others bypass L1 (or L2 policy)",
     .function_local = false, /* delivery=global declares a module variable */
+    .local_with = bypass_local,
     .keys = byp_keys,
     .run = bypass_run,
     .validate = byp_validate,

@@ -159,6 +159,7 @@ static int sfu_run(Module *m, const PassInvocation *inv, PassContext *ctx)
             continue;
         }
         if (run_function(fn, &o, ctx->remarks)) gate.split = gate.split_fn[i] = true;
+        analysis_release(fn);   /* done with it: the next function reuses the memory */
     }
     sfu_gate_end(&gate, m, ctx);
     /* delivery=global: the variable a harness writes exists even when no
@@ -167,10 +168,25 @@ static int sfu_run(Module *m, const PassInvocation *inv, PassContext *ctx)
     return 0;
 }
 
+/* Function-local, so streamed, when nothing module-level can happen:
+ * delivery=imm (global adds a module variable) and no split for the gate
+ * to assemble the whole module for (lambda=all or >= 64 warp ids: every
+ * site replaced in place; lambda=0: nothing; or gate=off).  The default,
+ * lambda=all, streams (issue 21: 15x the input on a 40 MB module). */
+static bool sfu_local(const PassInvocation *inv)
+{
+    SfuOptions o;
+    char err[256];
+    if (!sfu_read_options(inv, &o, err, sizeof err) || o.delivery != DELIVER_IMM) return false;
+    bool no_split = o.lambda >= SFU_LAMBDA_ALL || o.lambda == 0 || (o.key == KEY_WARPID && o.lambda >= 64);
+    return no_split || o.gate == GATE_OFF;
+}
+
 const PassInfo pass_sfu = {
     .name = "sfu",
     .summary = "SFU approximation splitting: lambda of each CTA's warps run div/sqrt/sinf/expf/... as SFU approximations",
     .function_local = false,   /* delivery=global adds a module variable; the gate reads the whole module */
+    .local_with = sfu_local,
     .keys = sfu_keys,
     .run = sfu_run,
     .validate = sfu_validate,

@@ -140,6 +140,8 @@ typedef struct Load {
     bool is_dst;       /* has a proved candidate */
     bool needs_version; /* chosen, but .version cannot be raised */
     int uses_as_src;
+    const Term *unclamped; /* addr without its clamps, once asked (shfl_candidates) */
+    bool unclamped_done;
 } Load;
 
 void shfl_classify(Function *fn, const MemInfo *mi, const MemAccess *a, const LaneFacts *lf, Load *l);

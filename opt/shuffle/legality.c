@@ -209,6 +209,14 @@ static const Term *unclamped(Ctx *c, const Term *a, int depth)
     }
 }
 
+/* unclamped(l->addr), computed once per load: it was asked for every pair
+ * of loads, a fifth of the pass's time on a 40 MB module (issue 21). */
+static const Term *load_unclamped(Ctx *c, Load *l)
+{
+    if (!l->unclamped_done) l->unclamped = unclamped(c, l->addr, 0), l->unclamped_done = true;
+    return l->unclamped;
+}
+
 /* Candidates of d, cheapest |N| first (legality checked, not yet proved). */
 int shfl_candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
 {
@@ -238,7 +246,7 @@ int shfl_candidates(Ctx *c, Load *loads, int nloads, int di, Cand *out)
              * the clamped addresses are equal too (the proof decides);
              * otherwise only the runtime address check can tell where the
              * clamp bites. */
-            sa = unclamped(c, s->addr, 0), da = unclamped(c, d->addr, 0);
+            sa = load_unclamped(c, s), da = load_unclamped(c, d);
             if (!(sa && da && (sa != s->addr || da != d->addr) &&
                   term_solve_shift(c->tt, sa, da, c->lf.tid, -c->o.max_delta, c->o.max_delta, &N) && N != 0)) {
                 shfl_set_why(d, WHY_NO_SHIFT, "%s", "");

@@ -190,11 +190,10 @@ static int gate(Function *fn, const Options *o, int sm, bool row_guard, Remarks 
 static bool run_function(Function *fn, const Options *o, int sm, Remarks *rm, bool version_ok, Budget *bg)
 {
     int mark = rm ? rm->n : 0;
-    /* The analyses of this kernel go to the module arena after this mark
-     * and are released before the rewrite: a module of thousands of
-     * kernels then needs the analyses of one at a time, not of all. */
+    /* The analyses of this kernel are released before the rewrite
+     * (analysis_release): a module of thousands of kernels then needs the
+     * analyses of one at a time, not of all. */
     analysis_invalidate(fn);
-    ArenaMark analyses = arena_mark(&fn->mod->arena);
     const Cfg *cfg = cfg_get(fn);
     const MemInfo *mi = memory_get(fn);
     const ValueTerms *vt = vterms_get(fn);
@@ -212,8 +211,7 @@ static bool run_function(Function *fn, const Options *o, int sm, Remarks *rm, bo
     }
     if (!nloads) {
         remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads 0, shuffles 0");
-        analysis_invalidate(fn);
-        arena_release(&fn->mod->arena, analyses);
+        analysis_release(fn);
         return false;
     }
     Load *loads = calloc((size_t)nloads, sizeof *loads);
@@ -318,8 +316,7 @@ select: /* again when Z3 did not confirm a pair: its candidate has lost its proo
     unsigned queries = proof_session_queries(c.ps);
     if (c.ps) proof_session_free(c.ps);
     c.ps = NULL;
-    analysis_invalidate(fn);
-    arena_release(&fn->mod->arena, analyses);
+    analysis_release(fn);
     ShflEmitResult er = { 0 };
     if (nsites) er = shfl_emit(fn, sites, nsites, &eo);
     bool need = er.need_mask;

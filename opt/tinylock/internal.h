@@ -142,6 +142,7 @@ typedef struct Resources {
 } Resources;
 
 Resources tl_resources(Function *fn, const TlTarget *t, uint32_t ntid, long long added);
+long long tl_module_shared_bytes(const Module *m);   /* for tl_target */
 
 /* ----------------------------------------------------------------- emit */
 

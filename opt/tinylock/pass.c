@@ -138,12 +138,12 @@ static int tinylock_run(Module *m, const PassInvocation *inv, PassContext *ctx)
         }
         if (o.spinlock || o.flag) run_spin(fn, &t, &o, ctx->remarks);
         if (o.barrier) {
-            if (!fn->is_entry) {
+            if (!fn->is_entry)
                 remark(ctx->remarks, PASS, fn, NULL, REMARK_MISSED, "barriers: not a kernel (a .func may run several times per thread)");
-                continue;
-            }
-            run_barrier(fn, &t, &o, ctx->remarks);
+            else
+                run_barrier(fn, &t, &o, ctx->remarks);
         }
+        analysis_release(fn);   /* done with it: a module of thousands of kernels holds one kernel's analyses */
     }
     return 0;
 }
@@ -151,9 +151,11 @@ static int tinylock_run(Module *m, const PassInvocation *inv, PassContext *ctx)
 const PassInfo pass_tinylock = {
     .name = "tinylock",
     .summary = "upgrade spin locks to acquire/release; replace barriers that order one producer per consumer by flag channels",
-    /* not function-local: the shared-memory report and the 48 KB check
-     * count the module's .shared variables, which streaming would hide */
-    .function_local = false,
+    /* function-local, so streamed: the flags are declared in the kernel's
+     * body, and the module's .shared variables, which the shared-memory
+     * report and the 48 KB check count, are summed by the parser as it
+     * goes (Module.shared_bytes), so streaming does not hide them */
+    .function_local = true,
     .keys = tl_keys,
     .run = tinylock_run,
     .validate = tl_validate,

@@ -39,6 +39,7 @@ TlTarget tl_target(const Module *m, int sm_override)
     t.warp_sync = p62;
     t.mbarrier = sm80 && p71;
     t.mbar_scoped = sm90 && p80;
+    t.module_smem = tl_module_shared_bytes(m);
     return t;
 }
 

@@ -13,34 +13,19 @@
 #include "model/occupancy.h"
 #include "opt/tinylock/internal.h"
 
-static long long decl_bytes(const Decl *d)
-{
-    static const struct { const char *t; int b; } sz[] = {
-        { ".b8", 1 }, { ".u8", 1 }, { ".s8", 1 }, { ".b16", 2 }, { ".u16", 2 }, { ".s16", 2 }, { ".f16", 2 },
-        { ".b32", 4 }, { ".u32", 4 }, { ".s32", 4 }, { ".f32", 4 }, { ".b64", 8 }, { ".u64", 8 }, { ".s64", 8 }, { ".f64", 8 } };
-    int b = 0;
-    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
-        if (str_eqc(d->type, sz[i].t)) b = sz[i].b;
-    if (d->vec) b *= d->vec;
-    long long total = 0;
-    for (uint32_t k = 0; k < d->ndecl; k++) {
-        long long n = b;
-        for (int j = 0; j < d->decls[k].ndims; j++) n *= d->decls[k].dims[j] > 0 ? d->decls[k].dims[j] : 0;
-        total += n;
-    }
-    return total;
-}
-
 static bool is_shared(Str space) { return str_eqc(space, ".shared") || str_starts(space, ".shared::"); }
+
+/* The parser keeps the sum (ir.h, Module.shared_bytes): streamed, the
+ * declarations before this kernel are gone, and one walk of the module
+ * per kernel was quadratic in whole-module runs. */
+long long tl_module_shared_bytes(const Module *m) { return m->shared_bytes; }
 
 Resources tl_resources(Function *fn, const TlTarget *t, uint32_t ntid, long long added)
 {
-    Resources r = { .smem_added = added };
-    for (Stmt *s = fn->mod->first; s; s = s->next)
-        if (s->kind == STMT_DECL && is_shared(s->u.decl->space)) r.smem_before += decl_bytes(s->u.decl);
+    Resources r = { .smem_added = added, .smem_before = t->module_smem };
     FOR_EACH_BLOCK(b, fn)
         FOR_EACH_STMT(s, b)
-            if (s->kind == STMT_DECL && is_shared(s->u.decl->space)) r.smem_before += decl_bytes(s->u.decl);
+            if (s->kind == STMT_DECL && is_shared(s->u.decl->space)) r.smem_before += ir_decl_bytes(s->u.decl);
     const Arch *a = arch_by_sm(t->sm ? t->sm : 70);
     if (!a || !ntid) return r;
     r.arch = a->name;

@@ -49,6 +49,8 @@ typedef struct TlTarget {
     bool warp_sync;     /* activemask, bar.warp.sync: PTX 6.2+ */
     bool mbarrier;      /* mbarrier.init/arrive/test_wait.parity: sm_80+, PTX 7.1+ */
     bool mbar_scoped;   /* mbarrier.try_wait, .release/.acquire on mbarrier, elect.sync: sm_90+, PTX 8.0+ */
+    long long module_smem; /* bytes of the module-scope .shared variables (every kernel sees them):
+                              counted once per run, not once per kernel (that was quadratic) */
 } TlTarget;
 
 TlTarget tl_target(const Module *m, int sm_override);

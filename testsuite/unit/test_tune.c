@@ -93,24 +93,92 @@ static void test_dims(void)
     TuneDim e;
     CHECK(tune_parse_dim("pct:x<p=%v%%>:10,90", &e, err, sizeof err));
     k.dims[k.ndims++] = e;
-    CHECK(tune_space_size(&k) == 6);
+    /* every dimension has off besides its values: (3 + 1) x (2 + 1) */
+    CHECK(tune_space_size(&k) == 12);
     char *v[TUNE_MAX_DIMS];
-    tune_space_at(&k, 1, v); /* the last dimension varies fastest */
+    tune_space_at(&k, 0, v); /* every dimension off: the baseline */
+    CHECK(v[0] == NULL && v[1] == NULL);
+    tune_space_at(&k, 5, v); /* the last dimension varies fastest */
     CHECK(strcmp(v[0], "2") == 0 && strcmp(v[1], "90") == 0);
     char *pl = tune_pipeline(&k, v);
     CHECK(strcmp(pl, "regtune<level=2;block=256;kernel=K>,x<p=90%>") == 0);
     free(pl);
-    tune_space_at(&k, 5, v);
+    tune_space_at(&k, 2, v); /* "pct alone": level off */
+    CHECK(v[0] == NULL && strcmp(v[1], "90") == 0);
+    pl = tune_pipeline(&k, v);
+    CHECK(strcmp(pl, "x<p=90%>") == 0);
+    free(pl);
+    tune_space_at(&k, 11, v);
     CHECK(strcmp(v[0], "4") == 0 && strcmp(v[1], "90") == 0);
-    /* a dimension without values for this kernel is "not applied" */
+    /* a dimension without values for this kernel is off only */
     k.dims[1].nvalues = 0;
-    CHECK(tune_space_size(&k) == 3);
-    tune_space_at(&k, 2, v);
+    CHECK(tune_space_size(&k) == 4);
+    tune_space_at(&k, 3, v);
     CHECK(strcmp(v[0], "4") == 0 && v[1] == NULL);
     pl = tune_pipeline(&k, v);
     CHECK(strcmp(pl, "regtune<level=4;block=256;kernel=K>") == 0);
     free(pl);
     k.dims[1].nvalues = 2;
+
+    /* constraints: off is equal only to off, not ordered, no number */
+    {
+        const char *names[] = { "level", "pct" };
+        TuneConstraint c;
+        char *pt[TUNE_MAX_DIMS] = { "3", NULL };
+        k.block = 256;
+        CHECK(tune_constraint_parse("level == off || pct == off", names, 2, &c, err, sizeof err));
+        CHECK(tune_constraint_eval(&c, &k, pt, err, sizeof err) == 1);
+        pt[1] = "10";
+        CHECK(tune_constraint_eval(&c, &k, pt, err, sizeof err) == 0);
+        tune_constraint_free(&c);
+        CHECK(tune_constraint_parse("not (level > 2 and pct >= 90) && warps == 8 && block / 2 == 128", names, 2, &c, err,
+                                    sizeof err));
+        CHECK(tune_constraint_eval(&c, &k, pt, err, sizeof err) == 1);
+        pt[1] = "90";
+        CHECK(tune_constraint_eval(&c, &k, pt, err, sizeof err) == 0);
+        pt[0] = NULL; /* off > 2 is false, not an error */
+        CHECK(tune_constraint_eval(&c, &k, pt, err, sizeof err) == 1);
+        tune_constraint_free(&c);
+        CHECK(tune_constraint_parse("level + 1 > 3", names, 2, &c, err, sizeof err));
+        CHECK(tune_constraint_eval(&c, &k, pt, err, sizeof err) == -1 && strstr(err, "off: not a number"));
+        tune_constraint_free(&c);
+        /* NAME.KEY: a field of a "k=v;k=v" value; words compare as words */
+        const char *bn[] = { "bypass" };
+        TuneKernel kb = { 0 };
+        kb.name = "K";
+        kb.block = 256;
+        kb.ndims = 1;
+        kb.dims[0].name = "bypass";
+        char *bp[TUNE_MAX_DIMS] = { "threshold=2;form=pairs;op=cg" };
+        CHECK(tune_constraint_parse("bypass.threshold < warps / 2 && bypass.op == 'cg'", bn, 1, &c, err, sizeof err));
+        CHECK(tune_constraint_eval(&c, &kb, bp, err, sizeof err) == 1);
+        bp[0] = "threshold=6;form=pairs;op=cg";
+        CHECK(tune_constraint_eval(&c, &kb, bp, err, sizeof err) == 0);
+        tune_constraint_free(&c);
+        CHECK(!tune_constraint_parse("levle == 2", names, 2, &c, err, sizeof err) && strstr(err, "unknown name 'levle'"));
+        CHECK(!tune_constraint_parse("level == ", names, 2, &c, err, sizeof err) && strstr(err, "column 10"));
+        CHECK(!tune_constraint_parse("level == 2 pct", names, 2, &c, err, sizeof err) && strstr(err, "unexpected text"));
+    }
+    /* random sampling: distinct, ascending, the same for the same seed */
+    {
+        long a[10], b[10];
+        CHECK(tune_sample(100, 10, 7, a) == 10 && tune_sample(100, 10, 7, b) == 10);
+        for (int i = 0; i < 10; i++) CHECK(a[i] == b[i] && a[i] >= 0 && a[i] < 100 && (i == 0 || a[i - 1] < a[i]));
+        CHECK(tune_sample(100, 10, 8, b) == 10 && memcmp(a, b, sizeof a) != 0);
+        CHECK(tune_sample(5, 10, 7, a) == 5 && a[0] == 0 && a[4] == 4);
+    }
+    /* values as JSON: numbers when written canonically */
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        const char *vals[] = { "64", "40", "0.5", "2.50", "0x10", "threshold=1;op=cg", "-3", NULL };
+        for (int i = 0; vals[i]; i++) tune_json_value(f, vals[i]), fputc(' ', f);
+        tune_json_value(f, NULL);
+        fclose(f);
+        CHECK(strcmp(buf, "64 40 0.5 \"2.50\" \"0x10\" \"threshold=1;op=cg\" -3 null") == 0);
+        free(buf);
+    }
     free_dim(&d), free_dim(&e);
 
     CHECK(!tune_parse_dim("nocolon", &d, err, sizeof err) && strstr(err, "expected NAME:FRAGMENT"));

@@ -11,6 +11,8 @@ static const char *const names[] = {
     [FAULT_CRASH] = "crash",
     [FAULT_TIMEOUT] = "timeout",
     [FAULT_PTXAS_REJECT] = "ptxas-reject",
+    [FAULT_PASS_CRASH] = "pass-crash",
+    [FAULT_PASS_TIMEOUT] = "pass-timeout",
 };
 
 const char *fault_name(FaultKind k) { return names[k]; }
@@ -21,7 +23,7 @@ bool fault_parse(const char *spec, Fault *f, char *err, size_t errsz)
     if (!spec || !*spec) return true;
     const char *at = strchr(spec, '@');
     size_t klen = at ? (size_t)(at - spec) : strlen(spec);
-    for (int k = FAULT_NONE; k <= FAULT_PTXAS_REJECT; k++) {
+    for (int k = FAULT_NONE; k < FAULT_NKINDS; k++) {
         if (strlen(names[k]) == klen && memcmp(names[k], spec, klen) == 0) {
             f->kind = (FaultKind)k;
             if (at) {
@@ -31,7 +33,7 @@ bool fault_parse(const char *spec, Fault *f, char *err, size_t errsz)
             return true;
         }
     }
-    snprintf(err, errsz, "invalid fault '%s' (expected parse, pass, crash, timeout or ptxas-reject, "
+    snprintf(err, errsz, "invalid fault '%s' (expected parse, pass, crash, timeout, ptxas-reject, pass-crash or pass-timeout, "
              "optionally followed by @SUFFIX)", spec);
     memset(f, 0, sizeof *f);
     return false;

@@ -18,6 +18,9 @@ typedef enum FaultKind {
     FAULT_CRASH,        /* the worker dies of SIGSEGV after parsing */
     FAULT_TIMEOUT,      /* the worker hangs after parsing */
     FAULT_PTXAS_REJECT, /* the printed PTX gets a line ptxas rejects */
+    FAULT_PASS_CRASH,   /* the worker dies of SIGSEGV inside the pipeline's last pass */
+    FAULT_PASS_TIMEOUT, /* the worker hangs inside the pipeline's last pass */
+    FAULT_NKINDS
 } FaultKind;
 
 typedef struct Fault {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ir/fatal.h"
+#include "opt/guard.h"
 #include "parser/parse.h"
 
 /* The first line of a diagnostic text, without the newline. */
@@ -31,6 +32,14 @@ static void add_kernel(OptimizeResult *r, const Function *fn, int *cap)
     k->name = strndup(fn->name.p, fn->name.len);
     if (!k->name) fatal_oom();
     k->entry = fn->is_entry;
+    /* an unknown instruction turns off every pass that reads the code:
+     * counted, so that the batch table and report say so */
+    char why[256];
+    k->opaque = NULL;
+    if (guard_opaque_reason(fn, why, sizeof why)) {
+        if (!(k->opaque = strdup(why))) fatal_oom();
+        r->nopaque++;
+    }
 }
 
 /* Adds to a pass's tally what the remarks it recorded since `first` say
@@ -58,16 +67,31 @@ static void function_stats(const Function *fn, OptimizeResult *r)
         FOR_EACH_STMT(s, b) r->ninstrs += s->kind == STMT_INSTR;
 }
 
-/* Runs the pipeline on m one entry at a time (so that a failure names its
- * pass), adding to the tallies.  False when a pass failed (r->status set). */
-static bool run_passes(Module *m, const Pipeline *pl, OptimizeResult *r)
+_Noreturn static void crash_now(void)
 {
+    /* Die of the signal itself, even under a sanitizer's handler. */
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+    abort();
+}
+
+/* Runs the pipeline on m one entry at a time (so that a failure names its
+ * pass), adding to the tallies; each entry is announced in
+ * cfg->current_pass while it runs.  False when a pass failed (r->status
+ * set). */
+static bool run_passes(Module *m, const OptimizeConfig *cfg, FaultKind fault, OptimizeResult *r)
+{
+    const Pipeline *pl = cfg->pipeline;
     PassContext ctx = { .target_sm = m->target_sm, .remarks = &r->remarks };
     for (int i = 0; i < r->npasses; i++) {
         PassTally *t = &r->tally[i];
         Pipeline one = { .n = 1, .v = &pl->v[i] };
         int first = r->remarks.n;
+        if (cfg->current_pass) *cfg->current_pass = i;
+        if (i == r->npasses - 1 && fault == FAULT_PASS_CRASH) crash_now();
+        if (i == r->npasses - 1 && fault == FAULT_PASS_TIMEOUT) for (;;) pause();
         int rc = pipeline_run(&one, m, &ctx);
+        if (cfg->current_pass) *cfg->current_pass = -1;
         tally_pass(r, t, first);
         if (rc) {
             t->failed = true;
@@ -87,6 +111,7 @@ static bool run_passes(Module *m, const Pipeline *pl, OptimizeResult *r)
 typedef struct Stream {
     OptimizeResult *r;
     const OptimizeConfig *cfg;
+    FaultKind fault;
     int kcap;
     double pass_ms, print_ms;
 } Stream;
@@ -102,7 +127,7 @@ static bool on_item(void *ud, Module *m, Stmt *item)
         add_kernel(r, fn, &st->kcap);
         if (st->cfg->stats) function_stats(fn, r);
         double t0 = now_ms();
-        bool ok = run_passes(m, st->cfg->pipeline, r);
+        bool ok = run_passes(m, st->cfg, st->fault, r);
         st->pass_ms += now_ms() - t0;
         if (!ok) return false;
     }
@@ -111,14 +136,6 @@ static bool on_item(void *ud, Module *m, Stmt *item)
     st->print_ms += now_ms() - t1;
     if (m->arena.total > r->ir_bytes) r->ir_bytes = m->arena.total;
     return true;
-}
-
-_Noreturn static void crash_now(void)
-{
-    /* Die of the signal itself, even under a sanitizer's handler. */
-    signal(SIGSEGV, SIG_DFL);
-    raise(SIGSEGV);
-    abort();
 }
 
 int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig *cfg, FILE *diag,
@@ -154,7 +171,7 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
     if (!dmem) fatal_oom();
     double t0 = now_ms(), t1, t2;
     Module *m;
-    Stream st = { .r = r, .cfg = cfg };
+    Stream st = { .r = r, .cfg = cfg, .fault = fault };
     if (stream) {
         m = parse_module_stream(name, buf, len, dmem, on_item, &st);
         if (m && !r->status) print_module_tail(&r->out, m, cfg->canonical);
@@ -188,7 +205,7 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
             add_kernel(r, m->funcs[i], &kcap);
             if (cfg->stats) function_stats(m->funcs[i], r);
         }
-        run_passes(m, pl, r);
+        run_passes(m, cfg, fault, r);
         t2 = now_ms();
         r->ms_passes = t2 - t1;
     }
@@ -220,7 +237,7 @@ void optimize_result_free(OptimizeResult *r)
 {
     out_free(&r->out);
     remarks_free(&r->remarks);
-    for (int i = 0; i < r->nkernels; i++) free(r->kernels[i].name);
+    for (int i = 0; i < r->nkernels; i++) free(r->kernels[i].name), free(r->kernels[i].opaque);
     free(r->kernels);
     free(r->tally);
     memset(r, 0, sizeof *r);

@@ -22,6 +22,11 @@ typedef struct OptimizeConfig {
     bool canonical;         /* print everything in the canonical style */
     bool stats;             /* fill OptimizeResult.nblocks/ninstrs/ir_bytes */
     Fault fault;            /* injected failure (workers only) */
+    /* Where the pipeline entry running now is announced: its index while
+     * it runs, -1 outside the passes.  Batch mode points it at a word it
+     * shares with the worker, so that when a worker dies (a signal, its
+     * time-out) the parent knows which pass it died in.  NULL: none. */
+    volatile int *current_pass;
 } OptimizeConfig;
 
 /* What one pipeline entry did to one module. */
@@ -37,6 +42,8 @@ typedef struct PassTally {
 typedef struct KernelInfo {
     char *name;
     bool entry;             /* .entry (a kernel) or .func */
+    char *opaque;           /* why no pass that reads code can touch it
+                               ("unknown instruction 'x' at line N"), or NULL */
 } KernelInfo;
 
 typedef struct OptimizeResult {
@@ -51,6 +58,7 @@ typedef struct OptimizeResult {
     PassTally *tally;       /* one per pipeline entry */
     int nkernels;
     KernelInfo *kernels;    /* functions with a body, in module order */
+    int nopaque;            /* of those, the ones with an opaque reason */
     double ms_parse, ms_passes, ms_print;
     /* --stats */
     unsigned nfuncs;

@@ -80,7 +80,10 @@ void record_kernels_json(FILE *out, const OptimizeResult *r)
         const KernelInfo *k = &r->kernels[i];
         fprintf(out, "%s{\"name\":", i ? "," : "");
         json_string(out, k->name);
-        fprintf(out, ",\"entry\":%s,\"remarks\":[", k->entry ? "true" : "false");
+        fprintf(out, ",\"entry\":%s,\"opaque\":", k->entry ? "true" : "false");
+        if (k->opaque) json_string(out, k->opaque);
+        else fputs("null", out);
+        fputs(",\"remarks\":[", out);
         int n = 0;
         for (int j = first_remark_of(r, rix, k->name); j < r->remarks.n && strcmp(r->remarks.v[rix[j]].function, k->name) == 0;
              j++) {
@@ -124,7 +127,15 @@ void record_write(FILE *out, const OptimizeResult *r, bool written)
         fprintf(out, "pass %s %d %d %d %d %d\n", t->pass, t->ran, t->failed, t->kernels_seen, t->kernels_changed,
                 t->sites);
     }
-    fprintf(out, "nkernels %d\nkernels ", r->nkernels);
+    fprintf(out, "nkernels %d\nopaque %d\n", r->nkernels, r->nopaque);
+    for (int i = 0; i < r->nkernels; i++)
+        if (r->kernels[i].opaque) {   /* the first one, for the table */
+            char first[1024];
+            snprintf(first, sizeof first, "%s: %s", r->kernels[i].name, r->kernels[i].opaque);
+            put_line(out, "opaque_first", first);
+            break;
+        }
+    fputs("kernels ", out);
     record_kernels_json(out, r);
     fputs("\nend\n", out);
 }
@@ -175,6 +186,8 @@ void record_parse(const char *text, size_t len, FileRecord *rec)
         else if (strcmp(line, "bytes") == 0) rec->bytes = (size_t)strtoull(val, NULL, 10);
         else if (strcmp(line, "ms") == 0) sscanf(val, "%lf %lf %lf", &rec->ms_parse, &rec->ms_passes, &rec->ms_print);
         else if (strcmp(line, "nkernels") == 0) rec->nkernels = atoi(val);
+        else if (strcmp(line, "opaque") == 0) rec->nopaque = atoi(val);
+        else if (strcmp(line, "opaque_first") == 0) { free(rec->opaque_first); rec->opaque_first = dup_range(val, strlen(val)); }
         else if (strcmp(line, "kernels") == 0) { free(rec->kernels_json); rec->kernels_json = dup_range(val, strlen(val)); }
         else if (strcmp(line, "pass") == 0) {
             char name[256];
@@ -210,6 +223,7 @@ void record_free(FileRecord *rec)
     free(rec->tally);
     free(rec->error);
     free(rec->kernels_json);
+    free(rec->opaque_first);
     free(rec->sass_text);
     free(rec->sass_json);
     memset(rec, 0, sizeof *rec);

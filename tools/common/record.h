@@ -23,6 +23,8 @@ typedef struct FileRecord {
     int npasses;
     PassTally *tally;       /* pass names are owned (strdup) */
     int nkernels;
+    int nopaque;            /* kernels no pass that reads code can touch */
+    char *opaque_first;     /* "kernel: reason" of the first, or NULL */
     char *kernels_json;     /* "[{"name":..,"entry":..,"remarks":[..]},..]" */
     /* --sass-report (batch mode): see tools/ptxopt/sass_report.h */
     int sass_status;

@@ -61,6 +61,19 @@ void report_table(FILE *out, const BatchResult *r, int n, const BatchSummary *s)
         outside += !charged;
     }
     if (outside) fprintf(out, "%-24s %12s %15s %15s %12ld\n", "(outside passes)", "-", "-", "-", outside);
+    /* kernels that every pass reading code leaves alone (an unknown
+     * instruction): counted here, named in each pass's remark */
+    long opaque = 0;
+    int ofiles = 0, ofirst = -1;
+    for (int f = 0; f < n; f++) {
+        opaque += r[f].rec.nopaque;
+        ofiles += r[f].rec.nopaque > 0;
+        if (r[f].rec.nopaque && ofirst < 0 && r[f].rec.opaque_first) ofirst = f;
+    }
+    if (opaque)
+        fprintf(out, "%ld kernel%s in %d file%s that no pass reading code can touch (first: %s: %s)\n", opaque,
+                opaque == 1 ? "" : "s", ofiles, ofiles == 1 ? "" : "s", ofirst >= 0 ? r[ofirst].input : "?",
+                ofirst >= 0 ? r[ofirst].rec.opaque_first : "?");
     fprintf(out, "%d files, %.2f MB: %d changed, %d unchanged, %d failed; %.2f s with %d job%s (%.1f MB/s)\n",
             s->files, s->bytes / 1e6, s->changed, s->unchanged, s->failed, s->seconds, s->jobs, s->jobs == 1 ? "" : "s",
             s->seconds > 0 ? s->bytes / 1e6 / s->seconds : 0.0);
@@ -82,8 +95,8 @@ static void file_json(FILE *f, const BatchResult *x)
     json_str_or_null(f, x->output);
     fprintf(f, ",\"status\":\"%s\",\"exit_status\":%d,\"error\":", x->state, x->exit_status);
     json_str_or_null(f, x->error);
-    fprintf(f, ",\"bytes\":%zu,\"ms\":{\"parse\":%.3f,\"passes\":%.3f,\"print\":%.3f},\"passes\":[", rec->bytes,
-            rec->ms_parse, rec->ms_passes, rec->ms_print);
+    fprintf(f, ",\"bytes\":%zu,\"kernels_opaque\":%d,\"ms\":{\"parse\":%.3f,\"passes\":%.3f,\"print\":%.3f},\"passes\":[", rec->bytes,
+            rec->nopaque, rec->ms_parse, rec->ms_passes, rec->ms_print);
     for (int i = 0; i < rec->npasses; i++) {
         const PassTally *t = &rec->tally[i];
         fprintf(f, "%s{\"pass\":", i ? "," : "");
@@ -116,8 +129,11 @@ bool report_write_json(const char *path, const BatchResult *r, int n, const Batc
     }
     PassTotal *t;
     int k = pass_totals(r, n, s, &t);
+    long opaque = 0;
+    for (int i = 0; i < n; i++) opaque += r[i].rec.nopaque;
     fprintf(f, "],\n\"summary\":{\"files\":%d,\"changed\":%d,\"unchanged\":%d,\"failed\":%d,\"bytes\":%zu,"
-            "\"seconds\":%.3f,\"passes\":[", s->files, s->changed, s->unchanged, s->failed, s->bytes, s->seconds);
+            "\"seconds\":%.3f,\"kernels_opaque\":%ld,\"passes\":[", s->files, s->changed, s->unchanged, s->failed, s->bytes,
+            s->seconds, opaque);
     for (int j = 0; j < k; j++) {
         fprintf(f, "%s{\"pass\":", j ? "," : "");
         json_string(f, t[j].pass);

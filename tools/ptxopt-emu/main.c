@@ -40,6 +40,7 @@ typedef struct Opts {
     const char *cache_report;     /* file or "-" */
     const char *trace;
     int seeds;
+    bool seeds_given;             /* --seeds: a single run also checks the schedules */
     EmuTolerance tol;
     int max_report;
     bool stats, quiet, list_unsupported;
@@ -109,13 +110,17 @@ static void usage(FILE *out)
           "  --diff A.ptx B.ptx     run both with the same launch and inputs under N ITS seeds\n"
           "                         and hanoi; compare every buffer; exit 0 only when equal\n"
           "  --kernel-b=NAME        kernel name in B when it differs\n"
-          "  --seeds=N              ITS seeds per program (default 3)\n"
+          "  --seeds=N              ITS seeds per program (default 3); a single run given\n"
+          "                         --seeds also runs under them and hanoi, and fails when\n"
+          "                         its output buffers change (a schedule-dependent launch)\n"
           "  --ulp=N, --rel=E       tolerance for floating-point buffers\n"
           "  --abs=E                absolute tolerance: |a - b| <= E + rel * max(|a|, |b|)\n"
           "  --max-report=N         differing elements printed (default 10)\n"
           "  --error-metric=mre|maxrel|maxabs|rmse\n"
-          "                         with --diff: run A and B once (both under --approx) and print\n"
-          "                         B's output error against A per output buffer and overall\n"
+          "                         with --diff: run A and B (both under --approx) and print\n"
+          "                         B's output error against A per output buffer and overall;\n"
+          "                         each also runs under --seeds ITS seeds and hanoi, and a\n"
+          "                         schedule-dependent launch (a race) has no error: exit 1\n"
           "  --outputs=I,J,...      the output buffer arguments (default: those A's run writes)\n"
           "  --max-error=E          with --error-metric: exit 1 when the overall error exceeds E\n"
           "  --spec=FILE            run the launches of FILE, one per line (options as above)\n"
@@ -237,7 +242,12 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
         if ((v = optval(a, "--resident"))) { if (!parse_u64(v, &n)) goto bad; o->L.resident = (uint32_t)n; continue; }
         if ((v = optval(a, "--watchdog"))) { if (!parse_u64(v, &n) || !n) goto bad; o->L.watchdog = (uint32_t)n; continue; }
         if ((v = optval(a, "--split"))) { if (!parse_u64(v, &n) || n > 100) goto bad; o->L.split_percent = (uint32_t)n; continue; }
-        if ((v = optval(a, "--seeds"))) { if (!parse_u64(v, &n) || !n || n > 1000) goto bad; o->seeds = (int)n; continue; }
+        if ((v = optval(a, "--seeds"))) {
+            if (!parse_u64(v, &n) || !n || n > 1000) goto bad;
+            o->seeds = (int)n;
+            o->seeds_given = true;
+            continue;
+        }
         if ((v = optval(a, "--ulp"))) { if (!parse_u64(v, &o->tol.ulp)) goto bad; continue; }
         if ((v = optval(a, "--max-report"))) { if (!parse_u64(v, &n)) goto bad; o->max_report = (int)n; continue; }
         if ((v = optval(a, "--abs"))) {
@@ -437,6 +447,14 @@ static int run_single(Opts *o)
             }
             if (!write_dump(o->dumps[i].file, &r.bufs[k], format_for(o, o->dumps[i].file), k, nstdout)) rc = ST_USAGE;
         }
+        /* --seeds: the same launch under more schedules must write the
+         * same buffers, or the results above are one schedule's of a race */
+        char why[1024];
+        int sd = o->seeds_given ? emu_schedule_check(p, &o->L, o->seeds, &r, NULL, why, sizeof why) : 0;
+        if (sd) {
+            fprintf(stderr, "ptxopt-emu: %s: %s%s\n", o->file, sd > 0 ? "schedule-dependent on this launch: " : "", why);
+            rc = ST_FAIL;
+        }
     }
     if (o->counters && st != EMU_ERR_SETUP) {
         FILE *cf = strcmp(o->counters, "-") == 0 ? stdout : fopen(o->counters, "w");
@@ -607,7 +625,8 @@ static int run_error(Opts *o)
     if (o->kernel_b && (!o->L.kernel || strcmp(o->kernel_b, o->L.kernel) != 0)) {
         fprintf(stderr, "ptxopt-emu: --kernel-b is not supported with --error-metric\n");
         rc = ST_USAGE;
-    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, per, &all, NULL, err, sizeof err)) {
+    } else if (!emu_output_error(pa, pb, &o->L, o->has_outputs ? o->outputs : NULL, o->seeds, per, &all, NULL, NULL, err,
+                                 sizeof err)) {
         size_t n = strlen(err);
         while (n && err[n - 1] == '\n') err[--n] = 0;
         fprintf(stderr, "ptxopt-emu: %s\n(the reference is %s, the candidate %s)\n", err, o->file, o->file_b);

@@ -80,6 +80,60 @@ bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char
     return ok;
 }
 
+/* Does `pipeline` (one dimension's value) apply to `kernel`?  Asked of the
+ * pass itself, not guessed: ptxopt runs it on the input in memory, and it
+ * applies when the pass reports having rewritten something (an "applied"
+ * remark in the kernel, or in a function that is not one of the kernels
+ * tuned: a callee).  Otherwise *why gets the pass's own reason for the kernel (its
+ * first "missed" remark, else its last analysis remark).  -1: the run
+ * failed (why too). */
+static bool is_tuned_kernel(const Tuner *t, const char *name)
+{
+    for (int i = 0; i < t->run.nkernels; i++)
+        if (strcmp(t->run.kernels[i].name, name) == 0) return true;
+    return false;
+}
+
+int tune_applies(Tuner *t, const char *pipeline, const char *kernel, char **why)
+{
+    *why = NULL;
+    Pipeline p;
+    char err[512];
+    if (!pipeline_parse(pipeline, &p, err, sizeof err)) {
+        *why = xasprintf("bad pipeline '%s': %s", pipeline, err);
+        return -1;
+    }
+    Remarks rm;
+    remarks_init(&rm);
+    RunOptions ro = { .pipeline = &p, .remarks = &rm };
+    if (t->retarget) ro.target = t->arch_name, ro.target_sm = t->arch_sm;
+    OutBuf out;
+    out_init(&out);
+    RunStats st;
+    int rc = run_file(t->cfg->input, &out, &ro, &st), res = 0;
+    const Remark *missed = NULL, *analysis = NULL;
+    if (rc != RUN_OK) {
+        *why = xasprintf("ptxopt failed on the input (status %d)", rc);
+        res = -1;
+    }
+    for (int i = 0; res == 0 && i < rm.n; i++) {
+        const Remark *r = &rm.v[i];
+        bool here = strcmp(r->function, kernel) == 0;
+        if (r->kind == REMARK_APPLIED && (here || !is_tuned_kernel(t, r->function))) res = 1; /* a callee counts */
+        else if (!here) continue;
+        else if (r->kind == REMARK_MISSED && !missed) missed = r;
+        else if (r->kind == REMARK_ANALYSIS) analysis = r;
+    }
+    if (res == 0) {
+        const Remark *r = missed ? missed : analysis;
+        *why = r ? xasprintf("%s: %s", r->pass, r->message) : xasprintf("the pass reports nothing rewritten in %s", kernel);
+    }
+    out_free(&out);
+    remarks_free(&rm);
+    pipeline_free(&p);
+    return res;
+}
+
 /* --------------------------------------------------------------- probes */
 
 PtxasRun tune_ptxas(Tuner *t, const char *ptx, const char *cubin, const char *log)

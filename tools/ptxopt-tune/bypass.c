@@ -13,8 +13,9 @@
  * THE SEARCH.  The thesis's T curves come in a few shapes (flat, monotone,
  * a bowl, irregular: §2.4), so not every T needs timing.  The variants of
  * a kernel that differ only in T form a curve (one per form, operator and
- * value of any other dimension); the baseline is every curve's T = W
- * ("cache all").  Round 1 measures the baseline and, on each curve, T = 0
+ * value of any other dimension); the variant with the same values but
+ * bypass off is the curve's T = W ("cache all": the baseline when every
+ * other dimension is off too).  Round 1 measures the baseline and, on each curve, T = 0
  * ("bypass all") and T = W/2.  Then, per curve:
  *   flat       every point within the flat band of the baseline (the
  *              larger of --min-gain and 1 %): stop (the baseline stays);
@@ -38,6 +39,7 @@
 #define MAX_COMBOS 8
 
 double tune_bypass_flat_pct = 1.0;
+bool tune_search_early_exit = true;
 
 static char *combos[MAX_COMBOS];   /* "form=pairs;op=cg", ... (one bypass dimension per run) */
 static int ncombos;
@@ -70,7 +72,7 @@ static bool check_list(const char *list, const char *const *ok, int nok, const c
     return true;
 }
 
-static void bypass_values(TuneDim *d, const Arch *a, const TuneKernel *k)
+static void bypass_values(TuneDim *d, const Arch *a, TuneKernel *k)
 {
     int W = (k->block + 31) / 32;
     if (W > 32) W = 32;
@@ -128,8 +130,10 @@ bool tune_bypass_dim(const char *spec, TuneDim *d, char *err, size_t errsz)
     }
     d->name = strdup("bypass");
     d->fragment = strdup("bypass<%v;kernel=%k>");
-    if (!d->name || !d->fragment) fatal_oom();
+    d->spec = strdup(spec);
+    if (!d->name || !d->fragment || !d->spec) fatal_oom();
     d->values_for = bypass_values;
+    d->kind = DIM_BYPASS;
     return true;
 }
 
@@ -145,6 +149,7 @@ typedef struct Curve {
     int W;
     int n;
     Point p[33];
+    Variant *wv;                 /* T = W, every warp caching: the point with bypass off */
     bool done;
 } Curve;
 
@@ -155,9 +160,9 @@ static int bypass_dim_of(const TuneKernel *k)
     return -1;
 }
 
-static double f_at(const Curve *c, int T, const Variant *base)
+static double f_at(const Curve *c, int T)
 {
-    if (T == c->W) return base && base->measured ? base->median : NAN;
+    if (T == c->W) return c->wv && c->wv->measured ? c->wv->median : NAN;
     for (int i = 0; i < c->n; i++)
         if (c->p[i].T == T) return c->p[i].v->measured ? c->p[i].v->median : NAN;
     return NAN;
@@ -179,16 +184,26 @@ static void want(Variant **out, int *m, Variant *v, const char *tried)
 }
 
 /* The next points of one curve (see the file comment); *shape says why it stopped. */
-static void curve_next(Curve *c, const Variant *base, const char *tried, Variant **out, int *m, const char **shape)
+static void curve_next(Curve *c, const char *tried, Variant **out, int *m, const char **shape)
 {
     int W = c->W, mid = W / 2;
     Variant *v0 = at(c, 0), *vm = at(c, mid);
-    if (!tried[base->id] || (v0 && !tried[v0->id]) || (vm && !tried[vm->id])) { /* round 1 */
+    if ((c->wv && !tried[c->wv->id]) || (v0 && !tried[v0->id]) || (vm && !tried[vm->id])) { /* round 1 */
+        want(out, m, c->wv, tried);
         want(out, m, v0, tried);
         want(out, m, vm, tried);
         return;
     }
-    double fw = f_at(c, W, base), f0 = f_at(c, 0, base), fm = mid == 0 ? f0 : f_at(c, mid, base);
+    if (!tune_search_early_exit) {   /* --strategy=exhaustive: the whole curve */
+        int before = *m;
+        for (int i = 0; i < c->n; i++) want(out, m, c->p[i].v, tried);
+        if (*m == before) {
+            *shape = "exhaustive: every T measured";
+            c->done = true;
+        }
+        return;
+    }
+    double fw = f_at(c, W), f0 = f_at(c, 0), fm = mid == 0 ? f0 : f_at(c, mid);
     bool exhaustive = isnan(fw) || isnan(f0) || isnan(fm);
     if (!exhaustive) {
         double tol = fw * tune_bypass_flat_pct / 100.0;
@@ -208,14 +223,14 @@ static void curve_next(Curve *c, const Variant *base, const char *tried, Variant
             int best = W;
             double fb = fw;
             for (int T = 0; T < W; T++) {
-                double f = f_at(c, T, base);
+                double f = f_at(c, T);
                 if (!isnan(f) && f < fb) fb = f, best = T;
             }
             int lo = -1, hi = W + 1;
             for (int T = best - 1; T >= 0 && lo < 0; T--)
-                if (!isnan(f_at(c, T, base))) lo = T;
+                if (!isnan(f_at(c, T))) lo = T;
             for (int T = best + 1; T <= W && hi > W; T++)
-                if (!isnan(f_at(c, T, base))) hi = T;
+                if (!isnan(f_at(c, T))) hi = T;
             int before = *m;
             if (lo >= 0 && best - lo > 1) want(out, m, at(c, (lo + best) / 2), tried);
             if (hi <= W && hi - best > 1) want(out, m, at(c, (best + hi) / 2), tried);
@@ -249,13 +264,41 @@ static bool said(const char *kernel, const char *key)
     return false;
 }
 
+/* A curve's name: every dimension's value but the threshold. */
+static void curve_key(const TuneKernel *k, int b, char *const value[], const char *val, char *key, size_t n)
+{
+    size_t len = 0;
+    for (int d = 0; d < k->ndims; d++) {
+        const char *x = d == b ? strchr(val, ';') : value[d];
+        len += (size_t)snprintf(key + len, n - len, "%s%s=%s", d ? " " : "", k->dims[d].name, x ? x + (d == b) : "-");
+        if (len >= n) len = n - 1;
+    }
+}
+
+/* The curve's T = W: the variant of k with the bypass dimension off and
+ * every other dimension as in value[] (the baseline when they are all
+ * off); NULL when it was not built (a constraint left it out).  A
+ * duplicate stands for its original. */
+static Variant *curve_end(Variant *vs, int nv, Variant *first, int b, char *const value[])
+{
+    const TuneKernel *k = first->kernel;
+    for (Variant *v = first; v < vs + nv && v->kernel == k; v++) {
+        bool same = !v->value[b];
+        for (int d = 0; d < k->ndims && same; d++)
+            if (d != b) same = (!v->value[d] && !value[d]) || (v->value[d] && value[d] && strcmp(v->value[d], value[d]) == 0);
+        if (same) return v->status == V_DUPLICATE && v->duplicate_of >= 0 && v->duplicate_of < nv ? &vs[v->duplicate_of] : v;
+    }
+    return NULL;
+}
+
 int tune_search_next(Variant *vs, int nv, const char *tried, Variant **out, FILE *log)
 {
     int m = 0;
     for (int i = 0; i < nv; i++) {
         Variant *v = &vs[i];
         if (tried[v->id] || v->status != V_OK || v->kernel->skip) continue;
-        if (bypass_dim_of(v->kernel) < 0 || v->baseline) out[m++] = v; /* no search: measure it */
+        int b = bypass_dim_of(v->kernel);
+        if (b < 0 || v->baseline || !v->value[b]) out[m++] = v; /* no search (bypass off: a curve's T = W): measure it */
     }
     /* the curves of each kernel with a bypass dimension */
     for (int i = 0; i < nv; i++) {
@@ -277,25 +320,21 @@ int tune_search_next(Variant *vs, int nv, const char *tried, Variant **out, FILE
             int T;
             if (!val || sscanf(val, "threshold=%d", &T) != 1) continue;
             char key[512] = "";
-            size_t len = 0;
-            for (int d = 0; d < k->ndims; d++) {
-                const char *x = d == b ? strchr(val, ';') : v->value[d];
-                len += (size_t)snprintf(key + len, sizeof key - len, "%s%s=%s", d ? " " : "", k->dims[d].name, x ? x + (d == b) : "-");
-                if (len >= sizeof key) len = sizeof key - 1;
-            }
+            curve_key(k, b, vs[j].value, val, key, sizeof key);
             int c = 0;
             while (c < nc && strcmp(cs[c].key, key) != 0) c++;
             if (c == nc) {
                 if (nc == 64) continue;
                 snprintf(cs[nc].key, sizeof cs[nc].key, "%s", key);
                 cs[nc].W = W;
+                cs[nc].wv = curve_end(vs, nv, first, b, vs[j].value);
                 nc++;
             }
             if (cs[c].n < 33) cs[c].p[cs[c].n++] = (Point){ T, v };
         }
         for (int c = 0; c < nc; c++) {
             const char *shape = NULL;
-            curve_next(&cs[c], first, tried, out, &m, &shape);
+            curve_next(&cs[c], tried, out, &m, &shape);
             if (shape && log && !said(k->name, cs[c].key))
                 fprintf(log, "ptxopt-tune: search %s, %s: %s\n", k->name, cs[c].key, shape);
         }

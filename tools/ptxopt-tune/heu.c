@@ -15,7 +15,9 @@
  * q = r * E(Lambda), known after the first sample.
  * One guard the restatement leaves implicit: the interpolated lambda is
  * clamped into (lo, hi), so a flat segment cannot repeat a sample forever.
- * A lambda already sampled is not run again. */
+ * A lambda already sampled is not run again.  A sample rejected by the
+ * caller (E = infinity: a schedule-dependent rewrite) counts as above any
+ * bound, so the search goes on below it. */
 #include <math.h>
 #include <string.h>
 
@@ -43,6 +45,7 @@ bool tune_heu(int lambda_max, double q, double q_ratio, TuneErrFn f, void *ctx, 
     if (lambda_max <= 0) return true;
     double eh = sample(h, lambda_max, f, ctx);
     if (isnan(eh)) return false;
+    if (q_ratio > 0 && isinf(eh)) return false;   /* rejected: no bound to scale */
     if (q_ratio > 0) h->qos = q = q_ratio * eh;
     if (eh <= q) { h->lambda = lambda_max; return true; }
     int lo = 0, hi = lambda_max;

@@ -31,7 +31,7 @@ typedef struct TuneHeu {
     int nsteps;
     TuneHeuStep steps[TUNE_HEU_MAX_STEPS];   /* every sample, in order */
 } TuneHeu;
-typedef double (*TuneErrFn)(int lambda, void *ctx);   /* NAN: the sample failed */
+typedef double (*TuneErrFn)(int lambda, void *ctx);   /* NAN: the sample failed; INFINITY: rejected */
 /* The thesis's HEU: the largest lambda in 0..lambda_max with E <= q
  * (regula falsi from (0, 0) and (lambda_max, E(lambda_max)), then a
  * step-down repair); q_ratio > 0: q = q_ratio * E(lambda_max) instead.
@@ -67,6 +67,8 @@ TuneDim tune_sfu_dim(TuneSfu *s);
  * holds both copies of the split region.  false when not sampled. */
 bool tune_sfu_mix(const TuneSfu *s, const char *kernel, const char *value, double mix[UNIT_COUNT]);
 
+#define TUNE_MAX_CONSTRAINTS 32
+
 typedef struct Config {
     const char *input, *output, *report, *arch_opt, *measure, *workdir, *ptxas, *resume;
     const char *kernels[MAX_KERNEL_ARGS];
@@ -80,6 +82,18 @@ typedef struct Config {
     char *ptxas_opts[MAX_PTXAS_OPTS];
     int nptxas_opts;
     TuneSfu sfu;                 /* --sfu-launch: the sfu dimension */
+    /* the space beyond the dimensions (spacefile.c writes and reads it all) */
+    int nconstraints;
+    TuneConstraint constraints[TUNE_MAX_CONSTRAINTS];
+    TuneStrategy strategy;       /* --strategy (early-exit) */
+    long samples;                /* --samples (random) */
+    unsigned long long seed;     /* --seed (random; 1) */
+    long top;                    /* --top (model; 3) */
+    const char *space, *write_space;   /* --space, --write-space */
+    struct JsonValue *space_root;/* --space's file: the strings above may point into it */
+    const char *plot;            /* --plot=FILE */
+    bool slurm;                  /* --launcher=slurm */
+    TuneLauncher launcher;
 } Config;
 
 /* Everything a run needs besides the configuration. */
@@ -107,10 +121,26 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tune_progress(const Tuner *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char *kernel, char **missed, char **missed_fn);
 PtxasRun tune_ptxas(Tuner *t, const char *ptx, const char *cubin, const char *log);
+int tune_applies(Tuner *t, const char *pipeline, const char *kernel, char **why);
 /* The register-effective range of every kernel not yet skipped: fills lo
  * (each kernel at its floor) and hi (at the most registers its block can
  * launch with); kernels the pass refuses get k->skip.  false (with *why)
  * when ptxas cannot assemble a probe. */
 bool tune_probe_range(Tuner *t, PtxasRun *lo, PtxasRun *hi, char **why);
+
+/* prune.c: the points of k's space to build, as indices for
+ * tune_space_at (ascending, the baseline not among them), into *out
+ * (malloc'ed).  Counts and records what it pruned in k.  1: done (k->skip
+ * may be set: too large); -1: a constraint could not be evaluated (after
+ * a message). */
+int tune_plan_points(Tuner *t, TuneKernel *k, long **out, long *nout);
+
+/* spacefile.c: --space=FILE into c (before the command line's own options,
+ * which add to it or override it); --write-space=FILE from c.  false after
+ * a message. */
+bool tune_space_read(const char *path, Config *c);
+bool tune_space_write(const char *path, const Config *c);
+/* The names a constraint may use: the dimensions of c. */
+int tune_dim_names(const Config *c, const char **names, int max);
 
 #endif

@@ -66,6 +66,7 @@ static bool collect_kernels(Tuner *t, Module *m)
         k->name = strndup(fn->name.p, fn->name.len);
         if (!k->name) fatal_oom();
         k->best = -1;
+        k->sampled = -1;
         k->smem_dynamic = c->dynamic_smem;
         if ((k->block = perf_threads(fn, ".reqntid"))) k->block_from = ".reqntid";
         else if ((k->block = perf_threads(fn, ".maxntid"))) k->block_from = ".maxntid";
@@ -101,6 +102,8 @@ static Variant *new_variant(Tuner *t, TuneKernel *k)
     v->kernel = k;
     v->duplicate_of = -1;
     v->median = NAN;
+    v->predicted_cycles = v->predicted_cycles_dynamic = NAN;
+    v->launch_overhead = NAN;
     return v;
 }
 
@@ -202,18 +205,26 @@ static bool sfu_dynamic_mix(Tuner *t, const TuneKernel *k, const Variant *v, dou
     return tune_sfu_mix(&t->cfg->sfu, k->name, v->baseline ? NULL : v->value[d], mix);
 }
 
-/* Fills the model's view of every built variant of k and ranks them. */
+/* Fills the model's view of every built variant of k and ranks them.
+ * predicted_cycles is always the model on the static mix (the PTX's, or
+ * the SASS's with --sass), so the column has one unit for every variant of
+ * every run; with the sfu dimension the model also runs on the emulator's
+ * issue counts of the launch (predicted_cycles_dynamic, another unit: a
+ * whole warp's run, not one pass over the code), and that ranks them (the
+ * static code of a split kernel holds both copies of the region). */
 static void rank_kernel(Tuner *t, TuneKernel *k)
 {
     if (t->sass) read_sass(t, k);
     const CostArch *ca = cost_arch_find(t->arch_name);
     int n = k->nvariants;
-    CostCandidate *cc = calloc((size_t)n, sizeof *cc);
-    CostResult *res = calloc((size_t)n, sizeof *res);
+    CostCandidate *cc = calloc((size_t)n, sizeof *cc), *dyn = calloc((size_t)n, sizeof *dyn);
+    CostResult *res = calloc((size_t)n, sizeof *res), *dres = calloc((size_t)n, sizeof *dres);
     int *idx = calloc((size_t)n, sizeof *idx), m = 0;
-    if (!cc || !res || !idx) fatal_oom();
+    if (!cc || !dyn || !res || !dres || !idx) fatal_oom();
+    bool dynamic = true;
     for (int i = 0; i < n; i++) {
         Variant *v = &t->run.variants[k->first_variant + i];
+        v->predicted_cycles = v->predicted_cycles_dynamic = NAN;
         if (v->status != V_OK && v->status != V_DUPLICATE) continue;
         OccInput in = occ_input(k->block, v->st.regs);
         in.smem_static = v->st.smem;
@@ -224,24 +235,29 @@ static void rank_kernel(Tuner *t, TuneKernel *k)
         CostCandidate *c = &cc[m];
         c->label = v->pipeline;
         c->launch = in;
-        if (sfu_dynamic_mix(t, k, v, c->mix)) {
-            cost_add_spills(c->mix, v->st.spill_stores, v->st.spill_loads, 1.0);
-        } else if (v->has_sass) {
+        if (v->has_sass) {
             tune_sass_mix(v->sass, c->mix);   /* the spill traffic is in it: STL, LDL */
         } else {
             memcpy(c->mix, k->mix, sizeof c->mix);
             cost_add_spills(c->mix, v->st.spill_stores, v->st.spill_loads, 1.0);
         }
+        dyn[m] = *c;
+        if (sfu_dynamic_mix(t, k, v, dyn[m].mix)) cost_add_spills(dyn[m].mix, v->st.spill_stores, v->st.spill_loads, 1.0);
+        else dynamic = false;
         idx[m++] = k->first_variant + i;
     }
+    k->rank_dynamic = ca && m && dynamic;
     if (ca && m) {
         cost_rank(ca, cc, m, res, NULL);
+        if (k->rank_dynamic) cost_rank(ca, dyn, m, dres, NULL);
+        const CostResult *by = k->rank_dynamic ? dres : res;
         for (int j = 0; j < m; j++) {
             Variant *v = &t->run.variants[idx[j]];
-            v->rank = res[j].rank;
+            v->rank = by[j].rank;
             v->predicted_cycles = res[j].can_launch ? res[j].time_cycles : NAN;
-            v->bottleneck = res[j].can_launch ? res[j].bottleneck_name : res[j].launch_error;
-            v->confidence = cost_confidence_name(res[j].confidence);
+            if (k->rank_dynamic) v->predicted_cycles_dynamic = dres[j].can_launch ? dres[j].time_cycles : NAN;
+            v->bottleneck = by[j].can_launch ? by[j].bottleneck_name : by[j].launch_error;
+            v->confidence = cost_confidence_name(by[j].confidence);
         }
     } else {
         /* no cost parameters: more resident warps first, then fewer spills */
@@ -255,12 +271,27 @@ static void rank_kernel(Tuner *t, TuneKernel *k)
                               (w->occ.active_warps == v->occ.active_warps && (sw < sv || (sw == sv && o < j)));
                 if (o != j && better) v->rank++;
             }
-            v->predicted_cycles = NAN;
             v->bottleneck = "occupancy";
             v->confidence = "low";
         }
     }
-    free(cc), free(res), free(idx);
+    free(cc), free(dyn), free(res), free(dres), free(idx);
+}
+
+/* What pruning and sampling left of k's space, on one progress line. */
+static void progress_space(const Tuner *t, const TuneKernel *k, long nbuild)
+{
+    char dims[512] = "";
+    size_t off = 0;
+    for (int d = 0; d < k->ndims && off < sizeof dims; d++)
+        off += (size_t)snprintf(dims + off, sizeof dims - off, "%s%s %d+off", d ? " x " : "", k->dims[d].name,
+                                k->dims[d].nvalues);
+    char sampled[96] = "";
+    if (k->sampled >= 0)
+        snprintf(sampled, sizeof sampled, ", %ld sampled (--seed=%llu)", k->sampled, t->cfg->seed);
+    tune_progress(t, "%s: space %s: %ld points besides the baseline; pruned %ld not applicable, %ld by constraints%s; "
+                     "%ld to build",
+                  k->name, dims, k->points, k->pruned_inapplicable, k->pruned_constraint, sampled, nbuild);
 }
 
 /* Enumerates, builds and ranks the variants of kernel k. */
@@ -281,9 +312,14 @@ static bool plan_kernel(Tuner *t, TuneKernel *k, const PtxasRun *base, const Ptx
     if (t->cfg->maxrregcount && k->top_clamp > t->cfg->maxrregcount) k->top_clamp = (int)t->cfg->maxrregcount;
     for (int d = 0; d < k->ndims; d++)
         if (k->dims[d].values_for) k->dims[d].values_for(&k->dims[d], t->arch, k);
-    long size = tune_space_size(k);
-    if (size > t->cfg->max_variants) {
-        k->skip = xasprintf("%ld variants, more than --max-variants=%ld", size, t->cfg->max_variants);
+    long *points, npoints;
+    int planned = tune_plan_points(t, k, &points, &npoints);
+    if (planned < 0) return false;
+    if (k->skip) return true;
+    progress_space(t, k, npoints);
+    if (npoints > t->cfg->max_variants) {
+        k->skip = xasprintf("%ld variants to build, more than --max-variants=%ld", npoints, t->cfg->max_variants);
+        free(points);
         return true;
     }
     k->first_variant = t->run.nvariants;
@@ -294,18 +330,14 @@ static bool plan_kernel(Tuner *t, TuneKernel *k, const PtxasRun *base, const Ptx
     v0->cubin_path = strdup(base_cubin);
     v0->status = V_OK;
     take_stats(v0, base);
-    for (long i = 0; i < size; i++) {
+    for (long i = 0; i < npoints; i++) {
         char *value[TUNE_MAX_DIMS] = { 0 };
-        tune_space_at(k, i, value);
-        char *pl = tune_pipeline(k, value);
-        if (!*pl) { /* every dimension empty: that is the baseline */
-            free(pl);
-            continue;
-        }
+        tune_space_at(k, points[i], value);
         Variant *v = new_variant(t, k);
         memcpy(v->value, value, sizeof value);
-        v->pipeline = pl;
+        v->pipeline = tune_pipeline(k, value);
     }
+    free(points);
     k->nvariants = t->run.nvariants - k->first_variant;
     const Variant *first = &t->run.variants[k->first_variant]; /* no variant is added from here on */
     for (int i = 0; i < k->nvariants; i++) {
@@ -354,31 +386,71 @@ static void write_partial_report(MeasureProgress *mp)
 static void variant_measured(Variant *v, void *ctx)
 {
     MeasureProgress *mp = ctx;
-    char what[256];
+    char what[256], launch[128] = "";
     describe(what, sizeof what, v);
+    if (isfinite(v->launch_overhead))
+        snprintf(launch, sizeof launch, "; Slurm submission overhead %.3f s%s", v->launch_overhead,
+                 v->launch_resubmits ? ", submitted again after a lost job" : "");
     if (v->measured)
-        tune_progress(mp->t, "measure [%d/%d] %s: %.6g (median of %d%s)", ++mp->done, mp->todo, what, v->median, v->nruns,
-                      v->resumed ? ", from the report resumed" : "");
+        tune_progress(mp->t, "measure [%d/%d] %s: %.6g (median of %d%s%s)", ++mp->done, mp->todo, what, v->median, v->nruns,
+                      v->resumed ? ", from the report resumed" : "", launch);
     else
-        tune_progress(mp->t, "measure [%d/%d] %s: FAILED: %s", ++mp->done, mp->todo, what, v->error);
+        tune_progress(mp->t, "measure [%d/%d] %s: FAILED: %s%s", ++mp->done, mp->todo, what, v->error, launch);
     write_partial_report(mp);
+}
+
+/* --strategy=model: only the baseline and the --top best-ranked variants
+ * of each kernel are measured (duplicates have their original's code). */
+static bool model_pick(const Tuner *t, const Variant *v)
+{
+    if (t->cfg->strategy != STRAT_MODEL || v->baseline) return true;
+    const TuneKernel *k = v->kernel;
+    long better = 0;
+    for (int i = 0; i < k->nvariants; i++) {
+        const Variant *w = &t->run.variants[k->first_variant + i];
+        if (w != v && !w->baseline && w->status == V_OK && w->rank &&
+            (w->rank < v->rank || (w->rank == v->rank && w->id < v->id)))
+            better++;
+    }
+    return v->rank && better < t->cfg->top;
+}
+
+/* --launcher=slurm: what the submissions cost, in all. */
+static void launch_summary(const Tuner *t)
+{
+    double sum = 0, *per = calloc((size_t)t->run.nvariants + 1, sizeof *per);
+    if (!per) fatal_oom();
+    int n = 0, again = 0;
+    for (int i = 0; i < t->run.nvariants; i++) {
+        const Variant *v = &t->run.variants[i];
+        if (!isfinite(v->launch_overhead)) continue;
+        per[n++] = v->launch_overhead;
+        sum += v->launch_overhead;
+        again += v->launch_resubmits;
+    }
+    if (n)
+        tune_progress(t, "Slurm: %d variant%s sent through srun: submission overhead %.3f s per variant (median), "
+                         "%.3f s in all; %d run%s submitted again after a lost job",
+                      n, n == 1 ? "" : "s", tune_median(per, n), sum, again, again == 1 ? "" : "s");
+    free(per);
 }
 
 /* Measures every built variant of every tuned kernel, --jobs at a time:
  * one pool for the whole run, so that no slot idles at a kernel's end.
  * Variants the resumed report holds are taken from it. */
-static void measure_all(Tuner *t, const TuneResume *resume, const char *report)
+static void measure_all(Tuner *t, TuneResume *resume, const char *report)
 {
     MeasureSpec ms = { .cmd = t->cfg->measure, .repeat = (int)t->cfg->repeat, .timeout = t->cfg->timeout,
                        .arch = t->arch_name, .workdir = t->workdir, .baseline_ptx = t->base_ptx,
-                       .baseline_cubin = t->base_cubin, .jobs = (int)t->cfg->jobs };
+                       .baseline_cubin = t->base_cubin, .jobs = (int)t->cfg->jobs,
+                       .launcher = t->cfg->slurm ? &t->cfg->launcher : NULL, .log = t->cfg->quiet ? NULL : stderr };
     MeasureProgress mp = { .t = t, .report = report };
     Variant **todo = calloc((size_t)t->run.nvariants + 1, sizeof *todo);
     if (!todo) fatal_oom();
     int n = 0;
     for (int i = 0; i < t->run.nvariants; i++) {
         Variant *v = &t->run.variants[i];
-        if (v->status == V_OK && !v->kernel->skip) todo[n++] = v;
+        if (v->status == V_OK && !v->kernel->skip && model_pick(t, v)) todo[n++] = v;
     }
     mp.todo = n;
     int m = 0;
@@ -407,16 +479,20 @@ static void measure_all(Tuner *t, const TuneResume *resume, const char *report)
     for (int i = 0; i < t->run.nvariants; i++) tried[i] = 1;
     for (int i = 0; i < m; i++) tried[todo[i]->id] = 0;
     tune_bypass_flat_pct = t->cfg->min_gain > 1.0 ? t->cfg->min_gain : 1.0;
+    tune_search_early_exit = t->cfg->strategy == STRAT_EARLY_EXIT;
     int nb;
     while ((nb = tune_search_next(t->run.variants, t->run.nvariants, tried, batch, t->cfg->quiet ? NULL : stderr)) > 0) {
         for (int i = 0; i < nb; i++) tried[batch[i]->id] = 1;
         mp.todo = mp.done + nb;
         tune_measure_all(&ms, batch, nb, variant_measured, &mp);
     }
-    for (int i = 0; i < m; i++)
-        if (!todo[i]->measured && !tried[todo[i]->id]) todo[i]->skipped = true;
+    for (int i = 0; i < t->run.nvariants; i++) {
+        Variant *v = &t->run.variants[i];
+        if (v->status == V_OK && !v->kernel->skip && !v->measured && (!tried[v->id] || !model_pick(t, v))) v->skipped = true;
+    }
     free(tried), free(batch);
     free(todo);
+    if (ms.launcher) launch_summary(t);
 }
 
 static void pick_best(Tuner *t, TuneKernel *k)
@@ -528,12 +604,18 @@ static bool resolve_arch(Tuner *t, Module *m)
         from_file[n] = 0;
         name = from_file;
     }
-    t->arch = arch_find(name);
+    /* the check ptxopt --target makes (model/arch.h); the canonical name
+     * is what the variants' .target and ptxas -arch get */
+    static char canon[32];
+    char err[512];
+    int sm = 0;
+    t->arch = arch_parse_target(name, canon, sizeof canon, &sm, err, sizeof err) ? arch_by_sm(sm) : NULL;
     if (!t->arch) {
-        fprintf(stderr, "ptxopt-tune: unknown target '%s'\n", name);
+        if (sm) snprintf(err, sizeof err, "no resource limits known for %s (model/arch_data.c)", canon);
+        fprintf(stderr, "ptxopt-tune: %s: %s\n", c->input, err);
         return false;
     }
-    t->arch_name = name;
+    t->arch_name = canon;
     t->arch_sm = t->arch->sm;
     t->retarget = c->arch_opt != NULL;
     return true;
@@ -549,6 +631,8 @@ static void free_run(Tuner *t)
     for (int i = 0; i < t->run.nkernels; i++) {
         TuneKernel *k = &t->run.kernels[i];
         free(k->name), free(k->skip);
+        for (int j = 0; j < k->nprunes; j++) free(k->prunes[j].value), free(k->prunes[j].reason);
+        free(k->prunes);
         for (int d = 0; d < k->ndims; d++) /* per-kernel values are the kernel's; the others the Config's */
             if (k->dims[d].values_for)
                 for (int j = 0; j < k->dims[d].nvalues; j++) free(k->dims[d].values[j]);
@@ -617,6 +701,10 @@ int main(int argc, char **argv)
     t.run.sass = cfg.sass;
     t.run.repeat = (int)cfg.repeat;
     t.run.measure_cmd = cfg.measure;
+    t.run.cache = resume;
+    t.run.strategy = tune_strategy_name(cfg.strategy);
+    t.run.nconstraints = cfg.nconstraints;
+    t.run.constraints = cfg.constraints;
 
     int status = ST_OK;
     /* the baseline: the input as it is (retargeted when --arch says so) */
@@ -649,8 +737,10 @@ int main(int argc, char **argv)
     } else {
         tune_progress(&t, "%s for %s: %d kernel%s; baseline, floor and top probes assembled", cfg.input, t.arch_name,
                       t.run.nkernels, t.run.nkernels == 1 ? "" : "s");
-        for (int i = 0; i < t.run.nkernels; i++)
-            if (!t.run.kernels[i].skip) plan_kernel(&t, &t.run.kernels[i], &base, &lo, &hi, base_ptx, base_cubin);
+        for (int i = 0; i < t.run.nkernels && status == ST_OK; i++)
+            if (!t.run.kernels[i].skip && !plan_kernel(&t, &t.run.kernels[i], &base, &lo, &hi, base_ptx, base_cubin))
+                status = ST_USAGE;   /* a constraint that cannot be evaluated */
+        if (status == ST_USAGE) goto out;
     }
     if (!cfg.dry_run && status == ST_OK) measure_all(&t, resume, report);
     /* every kernel that was tuned needs a winner; skipped ones stay as they are */
@@ -664,6 +754,7 @@ int main(int argc, char **argv)
     tune_print_table(&t.run, stdout);
     fflush(stdout);
     if (report && !write_report(&t.run, report)) status = ST_BAD_INPUT;
+    if (cfg.plot && status != ST_USAGE && !tune_plot(&t.run, cfg.plot, t.workdir)) status = ST_BAD_INPUT;
     if (!all_picked) {
         fprintf(stderr, "ptxopt-tune: %s: no variant of some kernel could be %s\n", cfg.input, cfg.dry_run ? "built" : "measured");
         status = ST_BAD_INPUT;

@@ -94,12 +94,15 @@ static void fail(Variant *v, const char *msg)
 typedef struct Job {
     Variant *v;
     int slot;
-    char *env[TUNE_MAX_DIMS + 16];
+    char *env[TUNE_MAX_DIMS + 17];
     int ne;
     char *out_path, *err_path;
     pid_t pid;                   /* the running command, or 0 */
     double deadline_ms;          /* 0: no --timeout */
     bool timed_out;
+    double kill_ms;              /* launcher: SIGKILL after the timeout's SIGTERM, at this time */
+    double start_ms;             /* when the run started */
+    int lost;                    /* launcher: times this run's job was lost */
 } Job;
 
 static void job_setup(const MeasureSpec *ms, Job *j, Variant *v, int slot)
@@ -130,6 +133,8 @@ static void job_setup(const MeasureSpec *ms, Job *j, Variant *v, int slot)
     snprintf(num, sizeof num, "%d", ms->jobs > 0 ? ms->jobs : 1);
     j->env[j->ne++] = envf("PTXOPT_JOBS", num);
     j->env[j->ne] = NULL;
+    v->launch_overhead = ms->launcher ? 0 : NAN;
+    v->launch_resubmits = 0;
     if (asprintf(&j->out_path, "%s/v%d.measure.out", ms->workdir, v->id) < 0 ||
         asprintf(&j->err_path, "%s/v%d.measure.err", ms->workdir, v->id) < 0)
         fatal_oom();
@@ -147,13 +152,25 @@ static void job_clear(Job *j)
     memset(j, 0, sizeof *j);
 }
 
-/* Starts the variant's next run; false (v failed) when it cannot. */
+/* Starts the variant's next run (through the launcher, if any); false
+ * (v failed) when it cannot. */
 static bool job_start(const MeasureSpec *ms, Job *j)
 {
-    char *argv[] = { "/bin/sh", "-c", (char *)ms->cmd, NULL };
+    char *local[] = { "/bin/sh", "-c", (char *)ms->cmd, NULL }, **argv = local;
     char err[256];
+    if (ms->launcher) {
+        argv = tune_launcher_argv(ms->launcher, ms->cmd, &j->env[j->ne]);
+        j->env[j->ne + 1] = NULL;
+    }
     j->timed_out = false;
+    j->kill_ms = 0;
+    j->start_ms = now_ms();
     j->pid = tune_spawn(argv, j->env, j->out_path, j->err_path, err, sizeof err);
+    if (ms->launcher) {
+        tune_launcher_argv_free(argv);
+        free(j->env[j->ne]);
+        j->env[j->ne] = NULL;
+    }
     if (j->pid < 0) {
         j->pid = 0;
         fail(j->v, err);
@@ -161,6 +178,45 @@ static bool job_start(const MeasureSpec *ms, Job *j)
     }
     j->deadline_ms = ms->timeout > 0 ? now_ms() + ms->timeout * 1e3 : 0;
     return true;
+}
+
+/* The launcher's view of a run that ended: false when its job was lost
+ * and the run is to be submitted again (*again); else the command's own
+ * status replaces the launcher's (srun's), and the time around the
+ * command counts as overhead. */
+static bool launched_outcome(const MeasureSpec *ms, Job *j, int *status, const char **why, bool *again)
+{
+    Variant *v = j->v;
+    double wall = (now_ms() - j->start_ms) / 1e3, inner;
+    bool started;
+    *again = false;
+    if (tune_launcher_outcome(j->err_path, status, &inner, why, &started)) {
+        v->launch_overhead += wall > inner ? wall - inner : 0;
+        j->lost = 0;
+        return true;
+    }
+    const char *lost = tune_launcher_lost_why(j->err_path);
+    v->launch_overhead += wall;   /* a lost job's whole time is overhead */
+    char msg[700];
+    if (!started) {   /* refused: submitting it again would be refused again */
+        snprintf(msg, sizeof msg, "srun did not start the command (status %d): %.500s", *status,
+                 *lost ? lost : "no message");
+        fail(v, msg);
+        return false;
+    }
+    if (j->lost < ms->launcher->retries) {
+        j->lost++;
+        v->launch_resubmits++;
+        if (ms->log)
+            fprintf(ms->log, "ptxopt-tune: v%d: its job ended before the command did (%s); submitted again (%d of %d)\n", v->id,
+                    *lost ? lost : "no message", j->lost, ms->launcher->retries);
+        *again = true;
+        return false;
+    }
+    snprintf(msg, sizeof msg, "its Slurm job was lost %d time%s (the command never finished): %.500s", j->lost + 1,
+             j->lost ? "s" : "", *lost ? lost : "no message");
+    fail(v, msg);
+    return false;
 }
 
 /* A run ended with waitpid() status wstatus.  true when the variant is
@@ -177,8 +233,13 @@ static bool job_ended(const MeasureSpec *ms, Job *j, int wstatus)
         fail(v, msg);
         return true;
     }
+    const char *why = NULL;
+    if (ms->launcher) {
+        bool again;
+        if (!launched_outcome(ms, j, &status, &why, &again)) return !again;
+    }
     if (status != 0) {
-        const char *why = tune_last_line(j->err_path);
+        if (!why) why = tune_last_line(j->err_path);
         snprintf(msg, sizeof msg, "the measuring command exited with status %d%s%.500s", status, *why ? ": " : "", why);
         fail(v, msg);
         return true;
@@ -245,8 +306,14 @@ void tune_measure_all(const MeasureSpec *ms, Variant *const *vs, int n, void (*d
         double now = now_ms();
         for (int s = 0; s < jobs; s++)
             if (slot[s].pid && slot[s].deadline_ms && now > slot[s].deadline_ms && !slot[s].timed_out) {
-                kill(-slot[s].pid, SIGKILL);
+                /* srun cancels its job step on SIGTERM (SIGKILL would leave
+                 * the step running until Slurm notices): SIGKILL 2 s later */
+                kill(-slot[s].pid, ms->launcher ? SIGTERM : SIGKILL);
                 slot[s].timed_out = true;
+                slot[s].kill_ms = now + 2000;
+            } else if (slot[s].pid && slot[s].timed_out && ms->launcher && slot[s].kill_ms && now > slot[s].kill_ms) {
+                kill(-slot[s].pid, SIGKILL);
+                slot[s].kill_ms = 0;
             }
         if (w == 0) nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
     }

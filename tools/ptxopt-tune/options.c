@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "model/arch.h"
 #include "tools/common/cli.h"
+#include "tools/common/json_read.h"
 #include "tools/ptxopt-tune/internal.h"
 
 /* ------------------------------------------------------------- usage */
@@ -17,10 +19,14 @@
 static void usage(FILE *out)
 {
     fputs("Usage: ptxopt-tune [OPTION]... FILE.ptx (--dry-run | --measure=CMD)\n"
+          "       ptxopt-tune --space=SPACE.json [OPTION]... FILE.ptx\n"
+          "       ptxopt-tune [OPTION]... --write-space=SPACE.json\n"
           "Find the register cap (and other knobs) at which each kernel of FILE runs\n"
-          "fastest: list the occupancy critical points inside the kernel's register\n"
-          "range, build every variant with ptxas, rank them with the cost model, then\n"
-          "print the table (--dry-run) or time each variant with CMD and keep the best.\n"
+          "fastest: the space is every dimension's values and off (the occupancy\n"
+          "critical points inside the kernel's register range, --dim ones), less what\n"
+          "a pass does not apply to or a --constraint excludes; build every point with\n"
+          "ptxas, rank them with the cost model, then print the table (--dry-run) or\n"
+          "time the variants --strategy picks with CMD and keep the best.\n"
           "\n"
           "  -o, --output=OUT        write the best variant's PTX to OUT (with --dry-run:\n"
           "                          the cost model's pick)\n"
@@ -56,6 +62,28 @@ static void usage(FILE *out)
           "                          (cg,no-allocate,cs); measured with an early-exit\n"
           "                          search: cache-all, bypass-all and W/2 first\n"
           "      --no-regs           no register-cap dimension (only --dim ones)\n"
+          "      --constraint=EXPR   keep only the points where EXPR holds, e.g.\n"
+          "                          'maxnreg == off || bypass == off' (repeatable)\n"
+          "      --space=FILE        the search space from a JSON file (dimensions,\n"
+          "                          constraints, objective, strategy); options add to it\n"
+          "      --write-space=FILE  write the space of this command line as such a file\n"
+          "                          (without FILE.ptx: and stop)\n"
+          "      --strategy=NAME     what to measure: early-exit (default: every point,\n"
+          "                          the bypass thresholds by their early-exit search),\n"
+          "                          exhaustive, random (--samples, --seed), model (the\n"
+          "                          baseline and the cost model's --top best)\n"
+          "      --samples=N         random: points drawn per kernel (10)\n"
+          "      --seed=S            random: the draw (1)\n"
+          "      --top=K             model: points measured besides the baseline (3)\n"
+          "      --plot=FILE         draw the objective per variant and per dimension\n"
+          "                          with gnuplot into FILE.svg or FILE.png\n"
+          "      --launcher=local|slurm\n"
+          "                          slurm: each run of CMD is a Slurm job step (srun),\n"
+          "                          --jobs of them at once\n"
+          "      --slurm-partition=P, --slurm-gpus-per-task=N (1), --slurm-time=T,\n"
+          "      --slurm-option=OPT (repeatable), --slurm-retries=N (2)\n"
+          "                          srun's partition, GPUs, time limit and other options;\n"
+          "                          a run whose job is lost is submitted again N times\n"
           "      --sfu-launch='OPTS' add the sfu dimension: the split ratio lambda of the\n"
           "                          sfu pass, found by the HEU search in the emulator on\n"
           "                          this launch (ptxopt-emu's --grid, --block, --arg,\n"
@@ -86,6 +114,7 @@ static void usage(FILE *out)
           out);
 }
 
+static char *find_in_path(const char *name);
 static _Noreturn void usage_error(const char *fmt, const char *arg) { cli_usage_error("ptxopt-tune", fmt, arg); }
 static long parse_long(const char *opt, const char *v, long lo, long hi) { return cli_parse_long("ptxopt-tune", opt, v, lo, hi); }
 
@@ -104,7 +133,9 @@ static double parse_double(const char *opt, const char *v)
 enum {
     OPT_ARCH = 256, OPT_BLOCK, OPT_DSMEM, OPT_GRID, OPT_MAXRREG, OPT_DRY, OPT_MEASURE, OPT_REPEAT, OPT_TIMEOUT,
     OPT_MINGAIN, OPT_REPORT, OPT_DIM, OPT_NOREGS, OPT_MAXVAR, OPT_WORKDIR, OPT_KEEP, OPT_PTXAS, OPT_SASS, OPT_RESUME,
-    OPT_SFU_LAUNCH, OPT_QOS, OPT_QOS_RATIO, OPT_METRIC, OPT_SFU_KEY, OPT_SFU_OPTIONS
+    OPT_SFU_LAUNCH, OPT_QOS, OPT_QOS_RATIO, OPT_METRIC, OPT_SFU_KEY, OPT_SFU_OPTIONS, OPT_CONSTRAINT, OPT_SPACE,
+    OPT_WRITE_SPACE, OPT_STRATEGY, OPT_SAMPLES, OPT_SEED, OPT_TOP, OPT_PLOT, OPT_LAUNCHER, OPT_SLURM_PARTITION,
+    OPT_SLURM_GPUS, OPT_SLURM_TIME, OPT_SLURM_OPTION, OPT_SLURM_RETRIES
 };
 
 void tune_parse_args(int argc, char **argv, Config *c)
@@ -134,6 +165,20 @@ void tune_parse_args(int argc, char **argv, Config *c)
         { "sfu-key", required_argument, NULL, OPT_SFU_KEY },
         { "sfu-options", required_argument, NULL, OPT_SFU_OPTIONS },
         { "sass", no_argument, NULL, OPT_SASS },
+        { "constraint", required_argument, NULL, OPT_CONSTRAINT },
+        { "space", required_argument, NULL, OPT_SPACE },
+        { "write-space", required_argument, NULL, OPT_WRITE_SPACE },
+        { "strategy", required_argument, NULL, OPT_STRATEGY },
+        { "samples", required_argument, NULL, OPT_SAMPLES },
+        { "seed", required_argument, NULL, OPT_SEED },
+        { "top", required_argument, NULL, OPT_TOP },
+        { "plot", required_argument, NULL, OPT_PLOT },
+        { "launcher", required_argument, NULL, OPT_LAUNCHER },
+        { "slurm-partition", required_argument, NULL, OPT_SLURM_PARTITION },
+        { "slurm-gpus-per-task", required_argument, NULL, OPT_SLURM_GPUS },
+        { "slurm-time", required_argument, NULL, OPT_SLURM_TIME },
+        { "slurm-option", required_argument, NULL, OPT_SLURM_OPTION },
+        { "slurm-retries", required_argument, NULL, OPT_SLURM_RETRIES },
         { "max-variants", required_argument, NULL, OPT_MAXVAR },
         { "workdir", required_argument, NULL, OPT_WORKDIR },
         { "keep", no_argument, NULL, OPT_KEEP },
@@ -150,23 +195,75 @@ void tune_parse_args(int argc, char **argv, Config *c)
     c->max_variants = 256;
     c->sfu.qos = 0.01;
     c->sfu.key = "warp";
+    c->samples = 10;
+    c->seed = 1;
+    c->top = 3;
+    c->launcher.gpus_per_task = 1;
+    c->launcher.retries = 2;
+    const char *constraints[TUNE_MAX_CONSTRAINTS];
+    int ncons = 0;
+    bool cl_dry = false, cl_measure = false;   /* given on the command line */
     int ch;
     opterr = 0;
+    /* --space first, wherever it is: the command line adds to it */
+    while ((ch = getopt_long(argc, argv, ":o:k:X:j:qhV", longopts, NULL)) != -1)
+        if (ch == OPT_SPACE) {
+            if (c->space) usage_error("--space given twice%s", "");
+            c->space = optarg;
+        }
+    if (c->space && !tune_space_read(c->space, c)) exit(ST_USAGE);
+    optind = 1;
     while ((ch = getopt_long(argc, argv, ":o:k:X:j:qhV", longopts, NULL)) != -1) {
-        char err[256];
+        char err[512];
         switch (ch) {
+        case OPT_SPACE: break;
+        case OPT_WRITE_SPACE: c->write_space = optarg; break;
+        case OPT_CONSTRAINT:
+            if (c->nconstraints + ncons == TUNE_MAX_CONSTRAINTS) usage_error("too many --constraint options%s", "");
+            constraints[ncons++] = optarg;
+            break;
+        case OPT_STRATEGY:
+            if (!tune_strategy_parse(optarg, &c->strategy))
+                usage_error("invalid --strategy '%s' (early-exit, exhaustive, random, model)", optarg);
+            break;
+        case OPT_SAMPLES: c->samples = parse_long("samples", optarg, 1, 1000000); break;
+        case OPT_SEED: c->seed = (unsigned long long)parse_long("seed", optarg, 0, 2147483647L); break;
+        case OPT_TOP: c->top = parse_long("top", optarg, 1, 100000); break;
+        case OPT_PLOT: c->plot = optarg; break;
+        case OPT_LAUNCHER:
+            if (strcmp(optarg, "slurm") == 0) c->slurm = true;
+            else if (strcmp(optarg, "local") == 0) c->slurm = false;
+            else usage_error("invalid --launcher '%s' (local, slurm)", optarg);
+            break;
+        case OPT_SLURM_PARTITION: c->launcher.partition = optarg; break;
+        case OPT_SLURM_GPUS: c->launcher.gpus_per_task = (int)parse_long("slurm-gpus-per-task", optarg, 0, 1024); break;
+        case OPT_SLURM_TIME: c->launcher.time = optarg; break;
+        case OPT_SLURM_OPTION:
+            if (c->launcher.noptions == 16) usage_error("too many --slurm-option options%s", "");
+            if (optarg[0] != '-') usage_error("--slurm-option='%s': an srun option (starting with -)", optarg);
+            c->launcher.options[c->launcher.noptions++] = optarg;
+            break;
+        case OPT_SLURM_RETRIES: c->launcher.retries = (int)parse_long("slurm-retries", optarg, 0, 100); break;
         case 'o': c->output = optarg; break;
         case 'k':
             if (c->nkernels == MAX_KERNEL_ARGS) usage_error("too many --kernel options%s", "");
             c->kernels[c->nkernels++] = optarg;
             break;
-        case OPT_ARCH: c->arch_opt = optarg; break;
+        case OPT_ARCH: {
+            char canon[32], aerr[512];   /* the one check ptxopt --target makes too */
+            int sm;
+            if (!arch_parse_target(optarg, canon, sizeof canon, &sm, aerr, sizeof aerr)) usage_error("invalid --arch: %s", aerr);
+            if (!arch_by_sm(sm)) usage_error("invalid --arch: %s is a PTX target whose resource limits ptxopt-tune does not know "
+                                             "(model/arch_data.c)", canon);
+            c->arch_opt = optarg;
+            break;
+        }
         case OPT_BLOCK: c->block = parse_long("block", optarg, 1, 1 << 20); break;
         case OPT_DSMEM: c->dynamic_smem = parse_long("dynamic-smem", optarg, 0, 1 << 30); break;
         case OPT_GRID: c->grid = parse_long("grid", optarg, 1, 2147483647L); break;
         case OPT_MAXRREG: c->maxrregcount = parse_long("maxrregcount", optarg, 1, 255); break;
-        case OPT_DRY: c->dry_run = true; break;
-        case OPT_MEASURE: c->measure = optarg; break;
+        case OPT_DRY: c->dry_run = cl_dry = true; break;
+        case OPT_MEASURE: c->measure = optarg; cl_measure = true; break;
         case OPT_REPEAT: c->repeat = parse_long("repeat", optarg, 1, 1000); break;
         case 'j': c->jobs = parse_long("jobs", optarg, 1, TUNE_MAX_JOBS); break;
         case OPT_RESUME: c->resume = optarg; break;
@@ -174,7 +271,7 @@ void tune_parse_args(int argc, char **argv, Config *c)
         case OPT_MINGAIN: c->min_gain = parse_double("min-gain", optarg); break;
         case OPT_REPORT: c->report = optarg; break;
         case OPT_DIM:
-            if (c->ndims == TUNE_MAX_DIMS - 1) usage_error("too many --dim options%s", "");
+            if (c->ndims == TUNE_MAX_DIMS - 2) usage_error("too many --dim options%s", "");
             if (strncmp(optarg, "bypass", 6) == 0 && (optarg[6] == 0 || (optarg[6] == ':' && !strchr(optarg, '<')))) {
                 for (int i = 0; i < c->ndims; i++)
                     if (tune_is_bypass_dim(&c->dims[i])) usage_error("one --dim=bypass at a time%s", "");
@@ -186,7 +283,8 @@ void tune_parse_args(int argc, char **argv, Config *c)
             break;
         case OPT_NOREGS: c->no_regs = true; break;
         case OPT_SFU_LAUNCH:
-            if (c->sfu.enabled) usage_error("--sfu-launch given twice%s", "");
+            if (c->sfu.enabled) usage_error(c->space ? "--sfu-launch: the space file has an sfu dimension already%s"
+                                                     : "--sfu-launch given twice%s", "");
             if (!tune_sfu_parse_launch(&c->sfu, optarg, err, sizeof err)) usage_error("%s", err);
             c->sfu.enabled = true;
             break;
@@ -222,25 +320,79 @@ void tune_parse_args(int argc, char **argv, Config *c)
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
-    if (optind != argc - 1) usage_error(optind >= argc ? "no input file%s" : "one input file at a time (got '%s' too)",
-                                        optind >= argc ? "" : argv[optind + 1]);
-    c->input = argv[optind];
-    if (strcmp(c->input, "-") == 0) usage_error("the input must be a file (it is read once per variant)%s", "");
-    if (c->dry_run == (c->measure != NULL)) usage_error("give exactly one of --dry-run and --measure=CMD%s", "");
-    if (c->resume && c->dry_run) usage_error("--resume resumes measuring: it needs --measure=CMD%s", "");
-    if (c->resume && strlen(c->resume) >= 4 && strcmp(c->resume + strlen(c->resume) - 4, ".csv") == 0)
-        usage_error("--resume=%s: the report to resume from is the JSON one (a name not ending in .csv)", c->resume);
-    if (c->sfu.enabled && !c->block) c->block = (long)c->sfu.L.block[0] * c->sfu.L.block[1] * c->sfu.L.block[2];
-    if (c->sfu.enabled && !c->grid) c->grid = (long)c->sfu.L.grid[0] * c->sfu.L.grid[1] * c->sfu.L.grid[2];
+    if (optind < argc - 1) usage_error("one input file at a time (got '%s' too)", argv[optind + 1]);
+    if (optind == argc && !c->write_space) usage_error("no input file%s", "");
+    c->input = optind < argc ? argv[optind] : NULL;
+    if (c->input && strcmp(c->input, "-") == 0) usage_error("the input must be a file (it is read once per variant)%s", "");
+    /* the objective: the command line's over the space file's */
+    if (cl_dry && cl_measure) usage_error("give exactly one of --dry-run and --measure=CMD%s", "");
+    if (cl_dry) c->measure = NULL;
+    if (cl_measure) c->dry_run = false;
+    /* the space */
     if (!c->sfu.enabled && (c->sfu.qos != 0.01 || c->sfu.qos_ratio > 0 || strcmp(c->sfu.key, "warp") != 0 || c->sfu.options))
         usage_error("--qos, --qos-ratio, --sfu-key and --sfu-options belong to the sfu dimension: add --sfu-launch%s", "");
     if (c->no_regs && !c->ndims && !c->sfu.enabled) usage_error("--no-regs leaves nothing to tune: add a --dim or --sfu-launch%s", "");
-    for (int i = 0; i < c->ndims; i++)
+    for (int i = 0; i < c->ndims; i++) {
         if (strcasecmp(c->dims[i].name, "sfu") == 0 && c->sfu.enabled)
             usage_error("--dim name '%s' is taken by --sfu-launch's dimension", c->dims[i].name);
-    for (int i = 0; i < c->ndims; i++)
         if (strcasecmp(c->dims[i].name, "maxnreg") == 0 && !c->no_regs)
             usage_error("--dim name '%s' is taken by the register dimension (use --no-regs to replace it)", c->dims[i].name);
+        for (int j = 0; j < i; j++)
+            if (strcasecmp(c->dims[i].name, c->dims[j].name) == 0) usage_error("two dimensions named '%s'", c->dims[i].name);
+    }
+    /* the constraints may use every dimension's name (the space file's
+     * were parsed before the command line's dimensions: again now) */
+    const char *names[TUNE_MAX_DIMS + 2];
+    int nnames = tune_dim_names(c, names, TUNE_MAX_DIMS + 2);
+    for (int i = 0; i < c->nconstraints; i++) {
+        TuneConstraint t;
+        char err[512];
+        if (!tune_constraint_parse(c->constraints[i].text, names, nnames, &t, err, sizeof err)) usage_error("%s", err);
+        tune_constraint_free(&t);
+    }
+    for (int i = 0; i < ncons; i++) {
+        char err[512];
+        if (!tune_constraint_parse(constraints[i], names, nnames, &c->constraints[c->nconstraints], err, sizeof err))
+            usage_error("%s", err);
+        c->nconstraints++;
+    }
+    if (c->write_space && !tune_space_write(c->write_space, c)) exit(ST_USAGE);
+    if (!c->input) exit(ST_OK);   /* --write-space alone */
+    if (c->dry_run == (c->measure != NULL)) usage_error("give exactly one of --dry-run and --measure=CMD%s", "");
+    if (c->resume && c->dry_run) usage_error("--resume resumes measuring: it needs --measure=CMD%s", "");
+    if (c->slurm && c->dry_run) usage_error("--launcher=slurm runs the measuring command: it needs --measure=CMD%s", "");
+    if (!c->slurm && (c->launcher.partition || c->launcher.time || c->launcher.noptions))
+        usage_error("--slurm-partition, --slurm-time and --slurm-option belong to --launcher=slurm%s", "");
+    if (c->slurm) {   /* found now: not one failed measurement per variant later */
+        const char *e = getenv("SRUN");
+        c->launcher.srun = e && *e ? e : "srun";
+        char *found = strchr(c->launcher.srun, '/') ? (access(c->launcher.srun, X_OK) == 0 ? strdup(c->launcher.srun) : NULL)
+                                                     : find_in_path(c->launcher.srun);
+        if (!found) usage_error("--launcher=slurm: '%s' is not found (install Slurm's client, or set SRUN=PATH)",
+                                c->launcher.srun);
+        free(found);
+    }
+    if (c->plot) {
+        char err[512];
+        if (!tune_plot_check(c->plot, err, sizeof err)) usage_error("%s", err);
+    }
+    if (c->sfu.enabled && !c->block) c->block = (long)c->sfu.L.block[0] * c->sfu.L.block[1] * c->sfu.L.block[2];
+    if (c->sfu.enabled && !c->grid) c->grid = (long)c->sfu.L.grid[0] * c->sfu.L.grid[1] * c->sfu.L.grid[2];
+}
+
+/* name on PATH (malloc'ed), or NULL */
+static char *find_in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    char *copy = strdup(path), *save = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char *p = xasprintf("%s/%s", *d ? d : ".", name);
+        if (access(p, X_OK) == 0) { free(copy); return p; }
+        free(p);
+    }
+    free(copy);
+    return NULL;
 }
 
 char *tune_find_ptxas(const Config *c)
@@ -248,25 +400,22 @@ char *tune_find_ptxas(const Config *c)
     if (c->ptxas) return strdup(c->ptxas);
     const char *e = getenv("PTXAS");
     if (e && *e && access(e, X_OK) == 0) return strdup(e);
-    const char *path = getenv("PATH");
-    if (path) {
-        char *copy = strdup(path), *save = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-            char *p = xasprintf("%s/ptxas", *d ? d : ".");
-            if (access(p, X_OK) == 0) { free(copy); return p; }
-            free(p);
-        }
-        free(copy);
-    }
+    char *p = find_in_path("ptxas");
+    if (p) return p;
     if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) return strdup("/usr/local/cuda/bin/ptxas");
     return NULL;
 }
 
 void tune_config_free(Config *c)
 {
+    for (int i = 0; i < c->nconstraints; i++) tune_constraint_free(&c->constraints[i]);
+    c->nconstraints = 0;
+    json_free(c->space_root);
+    c->space_root = NULL;
     for (int i = 0; i < c->ndims; i++) {
         free((char *)c->dims[i].name);
         free((char *)c->dims[i].fragment);
+        free((char *)c->dims[i].spec);
         for (int j = 0; j < c->dims[i].nvalues; j++) free(c->dims[i].values[j]);
     }
     c->ndims = 0;

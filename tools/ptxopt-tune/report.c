@@ -48,6 +48,39 @@ static void sass_fields(FILE *out, const Variant *v, char sep, const char *none)
     }
 }
 
+/* The kernel's space: its size, what pruning and sampling left, and why
+ * (values of one dimension with one reason on one line). */
+static void print_space(const TuneRun *r, const TuneKernel *k, FILE *out)
+{
+    fprintf(out, "# kernel %s: space %ld points besides the baseline; pruned %ld not applicable, %ld by constraints",
+            k->name, k->points, k->pruned_inapplicable, k->pruned_constraint);
+    if (k->sampled >= 0) fprintf(out, "; %ld sampled (%s)", k->sampled, r->strategy);
+    fputc('\n', out);
+    for (int i = 0; i < k->nprunes; i++) {
+        const TunePrune *p = &k->prunes[i];
+        if (p->kind == PRUNE_CONSTRAINT) {
+            fprintf(out, "# kernel %s: constraint '%s': %ld point%s\n", k->name, r->constraints[p->constraint].text, p->points,
+                    p->points == 1 ? "" : "s");
+            continue;
+        }
+        const char *dim = p->dim >= 0 && p->dim < k->ndims ? k->dims[p->dim].name : "?";
+        if (p->kind == PRUNE_REJECTED) {
+            if (p->value) fprintf(out, "# kernel %s: rejected %s=%s: %s\n", k->name, dim, p->value, p->reason);
+            else fprintf(out, "# kernel %s: rejected %s (every value): %s\n", k->name, dim, p->reason);
+            continue;
+        }
+        int j = i;
+        long points = 0;
+        while (j < k->nprunes && k->prunes[j].kind == PRUNE_INAPPLICABLE && k->prunes[j].dim == p->dim &&
+               strcmp(k->prunes[j].reason, p->reason) == 0)
+            points += k->prunes[j++].points;
+        fprintf(out, "# kernel %s: not applicable: %s=%s", k->name, dim, p->value);
+        if (j - i > 1) fprintf(out, " and %d more value%s", j - i - 1, j - i > 2 ? "s" : "");
+        fprintf(out, " (%ld point%s): %s\n", points, points == 1 ? "" : "s", p->reason);
+        i = j - 1;
+    }
+}
+
 void tune_print_table(const TuneRun *r, FILE *out)
 {
     fprintf(out, "# ptxopt-tune %s for %s: %s\n", r->input, r->arch,
@@ -61,10 +94,11 @@ void tune_print_table(const TuneRun *r, FILE *out)
         fprintf(out, "# kernel %s: block %d (%s), %lld B static shared memory, registers %d..%d (default %d)",
                 k->name, k->block, k->block_from, k->smem_static, k->floor_regs, k->top_regs, k->default_regs);
         for (int d = 0; d < k->ndims; d++) {
-            fprintf(out, ", %s", k->dims[d].name);
-            for (int j = 0; j < k->dims[d].nvalues; j++) fprintf(out, "%s%s", j ? "," : " ", k->dims[d].values[j]);
+            fprintf(out, ", %s off", k->dims[d].name);
+            for (int j = 0; j < k->dims[d].nvalues; j++) fprintf(out, ",%s", k->dims[d].values[j]);
         }
         fputc('\n', out);
+        print_space(r, k, out);
     }
     fputs("# id kernel", out);
     const TuneKernel *k0 = r->nkernels ? &r->kernels[0] : NULL;
@@ -96,6 +130,8 @@ void tune_print_table(const TuneRun *r, FILE *out)
     }
 }
 
+static void jtime(FILE *f, double x);
+
 /* ------------------------------------------------------------------ CSV */
 
 static void csv_field(FILE *f, const char *s)
@@ -119,7 +155,8 @@ static void write_csv(const TuneRun *r, FILE *f)
     const TuneKernel *k0 = r->nkernels ? &r->kernels[0] : NULL;
     for (int d = 0; k0 && d < k0->ndims; d++) fprintf(f, ",%s", k0->dims[d].name);
     fputs(",pipeline,status,duplicate_of,regs,spill_stores,spill_loads,stack,smem,barriers,blocks_per_sm,occupancy,"
-          "limit,predicted_rank,predicted_cycles,bottleneck,confidence,runs,time_median,times,best,ptx,cubin,error", f);
+          "limit,predicted_rank,predicted_cycles,predicted_cycles_dynamic,bottleneck,confidence,runs,time_median,times,best,"
+          "ptx,cubin,error,code_hash,measure", f);
     for (int c = 0; r->sass && c < SASS_NCLASSES; c++)
         if (c != SASS_NOP) fprintf(f, "%s,sass_%s", c ? "" : ",sass_total", sass_class_name((SassClass)c));
     fputc('\n', f);
@@ -143,19 +180,56 @@ static void write_csv(const TuneRun *r, FILE *f)
                     occ_limit_name(v->occ.limit));
         else
             fputs(",,,,,,,,,", f);
-        if (v->rank) fprintf(f, ",%d,%.6g,%s,%s", v->rank, v->predicted_cycles, v->bottleneck, v->confidence);
-        else fputs(",,,,", f);
+        if (v->rank) {
+            fprintf(f, ",%d,", v->rank);
+            if (isfinite(v->predicted_cycles)) fprintf(f, "%.6g", v->predicted_cycles);
+            fputc(',', f);
+            if (isfinite(v->predicted_cycles_dynamic)) fprintf(f, "%.6g", v->predicted_cycles_dynamic);
+            fprintf(f, ",%s,%s", v->bottleneck, v->confidence);
+        } else {
+            fputs(",,,,,", f);
+        }
         fprintf(f, ",%d,", v->nruns);
-        if (v->measured) fprintf(f, "%.9g", v->median);
+        if (v->measured) jtime(f, v->median);
         fputc(',', f);
-        for (int t = 0; t < v->nruns; t++) fprintf(f, "%s%.9g", t ? ";" : "", v->times[t]);
+        for (int t = 0; t < v->nruns; t++) {
+            if (t) fputc(';', f);
+            jtime(f, v->times[t]);
+        }
         fprintf(f, ",%d,", v->best);
         csv_field(f, v->ptx_path);
         fputc(',', f);
         csv_field(f, v->cubin_path);
         fputc(',', f);
         csv_field(f, v->error);
+        fputc(',', f);
+        if (v->code_hash) fprintf(f, "%016llx", v->code_hash);
+        fputc(',', f);
+        csv_field(f, r->measure_cmd);
         if (r->sass) sass_fields(f, v, ',', "");
+        fputc('\n', f);
+    }
+    /* the points carried over from the report resumed (the cache) */
+    TuneCached c;
+    int ndims = k0 ? k0->ndims : 0;
+    for (int i = 0; tune_resume_unused(r->cache, i, &c); i++) {
+        fputc(',', f);
+        csv_field(f, c.kernel);
+        fputc(',', f);
+        for (int d = 0; d < ndims; d++) fputc(',', f);
+        fputc(',', f);
+        csv_field(f, c.pipeline);
+        fputs(",cached,,,,,,,,,,,,,,,,", f);   /* status, then 15 empty fields up to runs */
+        fprintf(f, "%d,", c.ntimes);
+        jtime(f, tune_median(c.times, c.ntimes));
+        fputc(',', f);
+        for (int t = 0; t < c.ntimes; t++) {
+            if (t) fputc(';', f);
+            jtime(f, c.times[t]);
+        }
+        fprintf(f, ",0,,,,%s,", c.code_hash);
+        csv_field(f, r->measure_cmd);
+        if (r->sass) sass_fields(f, &(Variant){ 0 }, ',', "");
         fputc('\n', f);
     }
 }
@@ -198,7 +272,7 @@ static void write_variant_json(const TuneRun *r, const Variant *v, FILE *f)
         fprintf(f, "%s", d ? "," : "");
         json_string(f, k->dims[d].name);
         fputc(':', f);
-        jstr(f, v->value[d]);
+        tune_json_value(f, v->value[d]);
     }
     fputs("},\"pipeline\":", f);
     jstr(f, v->pipeline);
@@ -217,12 +291,15 @@ static void write_variant_json(const TuneRun *r, const Variant *v, FILE *f)
     if (v->rank) {
         fprintf(f, ",\"predicted_rank\":%d,\"predicted_cycles\":", v->rank);
         jnum(f, v->predicted_cycles);
+        fputs(",\"predicted_cycles_dynamic\":", f);
+        jnum(f, v->predicted_cycles_dynamic);
         fputs(",\"bottleneck\":", f);
         jstr(f, v->bottleneck);
         fputs(",\"confidence\":", f);
         jstr(f, v->confidence);
     } else {
-        fputs(",\"predicted_rank\":null,\"predicted_cycles\":null,\"bottleneck\":null,\"confidence\":null", f);
+        fputs(",\"predicted_rank\":null,\"predicted_cycles\":null,\"predicted_cycles_dynamic\":null,\"bottleneck\":null,"
+              "\"confidence\":null", f);
     }
     fputs(",\"times\":[", f);
     for (int t = 0; t < v->nruns; t++) {
@@ -247,6 +324,33 @@ static void write_variant_json(const TuneRun *r, const Variant *v, FILE *f)
     fputc('}', f);
 }
 
+/* The kernel's space: its size, the pruned points and why, the sample. */
+static void write_space_json(const TuneRun *r, const TuneKernel *k, FILE *f)
+{
+    fprintf(f, "\"space\":{\"points\":%ld,\"pruned_inapplicable\":%ld,\"pruned_constraint\":%ld,\"sampled\":", k->points,
+            k->pruned_inapplicable, k->pruned_constraint);
+    if (k->sampled >= 0) fprintf(f, "%ld", k->sampled);
+    else fputs("null", f);
+    fputs(",\"pruned\":[", f);
+    for (int i = 0; i < k->nprunes; i++) {
+        const TunePrune *p = &k->prunes[i];
+        fputs(i ? "," : "", f);
+        if (p->kind == PRUNE_CONSTRAINT) {
+            fputs("{\"why\":\"constraint\",\"constraint\":", f);
+            json_string(f, r->constraints[p->constraint].text);
+        } else {
+            fprintf(f, "{\"why\":\"%s\",\"dimension\":", p->kind == PRUNE_REJECTED ? "rejected" : "not applicable");
+            jstr(f, p->dim >= 0 && p->dim < k->ndims ? k->dims[p->dim].name : NULL);
+            fputs(",\"value\":", f);
+            tune_json_value(f, p->value);
+            fputs(",\"reason\":", f);
+            json_string(f, p->reason);
+        }
+        fprintf(f, ",\"points\":%ld}", p->points);
+    }
+    fprintf(f, "],\"rank_by\":\"%s\"}", k->rank_dynamic ? "predicted_cycles_dynamic" : "predicted_cycles");
+}
+
 static void write_json(const TuneRun *r, FILE *f)
 {
     fputs("{\"input\":", f);
@@ -257,7 +361,14 @@ static void write_json(const TuneRun *r, FILE *f)
     jstr(f, r->measure_cmd);
     fprintf(f, ",\"repeat\":%d,\"output\":", r->repeat);
     jstr(f, r->output);
-    fprintf(f, ",\"complete\":%s,\"kernels\":[", r->complete ? "true" : "false");
+    fprintf(f, ",\"complete\":%s,\"strategy\":", r->complete ? "true" : "false");
+    jstr(f, r->strategy);
+    fputs(",\"constraints\":[", f);
+    for (int i = 0; i < r->nconstraints; i++) {
+        if (i) fputc(',', f);
+        json_string(f, r->constraints[i].text);
+    }
+    fputs("],\"kernels\":[", f);
     for (int i = 0; i < r->nkernels; i++) {
         const TuneKernel *k = &r->kernels[i];
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
@@ -278,11 +389,13 @@ static void write_json(const TuneRun *r, FILE *f)
             fputs(",\"values\":[", f);
             for (int j = 0; j < k->dims[d].nvalues; j++) {
                 if (j) fputc(',', f);
-                json_string(f, k->dims[d].values[j]);
+                tune_json_value(f, k->dims[d].values[j]);
             }
             fputs("]}", f);
         }
-        fputs("],\"best\":", f);
+        fputs("],", f);
+        write_space_json(r, k, f);
+        fputs(",\"best\":", f);
         if (k->best >= 0) fprintf(f, "%d", r->variants[k->best].id); else fputs("null", f);
         fputs(",\"variants\":[", f);
         for (int j = 0; j < k->nvariants; j++) {
@@ -290,6 +403,22 @@ static void write_json(const TuneRun *r, FILE *f)
             write_variant_json(r, &r->variants[k->first_variant + j], f);
         }
         fputs("]}", f);
+    }
+    fputs("],\n\"cache\":[", f);
+    TuneCached c;
+    for (int i = 0; tune_resume_unused(r->cache, i, &c); i++) {
+        fputs(i ? ",\n  {\"kernel\":" : "\n  {\"kernel\":", f);
+        json_string(f, c.kernel);
+        fputs(",\"pipeline\":", f);
+        json_string(f, c.pipeline);
+        fprintf(f, ",\"code_hash\":\"%s\",\"times\":[", c.code_hash);
+        for (int t = 0; t < c.ntimes; t++) {
+            if (t) fputc(',', f);
+            jtime(f, c.times[t]);
+        }
+        fputs("],\"time_median\":", f);
+        jtime(f, tune_median(c.times, c.ntimes));
+        fputc('}', f);
     }
     fputs("]}\n", f);
 }

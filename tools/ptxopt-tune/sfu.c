@@ -102,9 +102,14 @@ void tune_sfu_free(TuneSfu *s)
 
 typedef struct Probe {
     TuneSfu *s;
-    const TuneKernel *k;
+    TuneKernel *k;
     EmuProgram *ref;
+    char *ref_racy;              /* the reference is schedule-dependent: why */
 } Probe;
+
+/* Schedules besides the launch's own (hanoi) under which both programs
+ * must give the same outputs: ITS seeds 1..SEEDS (and hanoi itself). */
+#define SEEDS 2
 
 /* Emulator classes -> cost-model units, per warp of the launch. */
 static void keep_mix(TuneSfu *s, const char *kernel, int lambda, const EmuCounters *c)
@@ -164,13 +169,26 @@ static double measure(int lambda, void *ctx)
         char err[2048];
         EmuLaunch L = s->L;
         L.kernel = pr->k->name;
-        if (p && emu_output_error(pr->ref, p, &L, s->has_outputs ? s->outputs : NULL, per, &all, &c, err, sizeof err)) {
+        EmuScheduleDep dep = EMU_SCHED_INDEPENDENT;
+        if (p && emu_output_error(pr->ref, p, &L, s->has_outputs ? s->outputs : NULL, SEEDS, per, &all, &c, &dep, err,
+                                  sizeof err)) {
             e = emu_error_value(&all, s->metric);
             keep_mix(s, pr->k->name, lambda, &c);
             tune_progress(t, "sfu: %s lambda=%d: error %s %.6g (emulator, --approx=bound); issued sfu %llu fma %llu alu %llu total %llu",
                           pr->k->name, lambda, emu_metric_name(s->metric), e, (unsigned long long)c.issued[EMU_CLS_SFU],
                           (unsigned long long)c.issued[EMU_CLS_FMA], (unsigned long long)c.issued[EMU_CLS_ALU],
                           (unsigned long long)c.issued_total);
+        } else if (p && dep == EMU_SCHED_CANDIDATE) {
+            /* a rewrite that races: its error is no number; the point is
+             * rejected (as if above any QoS), and the search goes on below */
+            tune_progress(t, "sfu: %s lambda=%d: rejected: %s", pr->k->name, lambda, err);
+            char v[16];
+            snprintf(v, sizeof v, "%d", lambda);
+            tune_add_prune(pr->k, PRUNE_REJECTED, pr->k->ndims - 1, v, -1, err, 0);
+            e = INFINITY;
+        } else if (p && dep == EMU_SCHED_REFERENCE) {
+            tune_progress(t, "sfu: %s lambda=%d: %s", pr->k->name, lambda, err);
+            if (!pr->ref_racy) pr->ref_racy = xasprintf("%s", err);
         } else if (p) {
             tune_progress(t, "sfu: %s lambda=%d: %s", pr->k->name, lambda, err);
         }
@@ -181,7 +199,7 @@ static double measure(int lambda, void *ctx)
     return e;
 }
 
-static void sfu_values(TuneDim *d, const Arch *a, const TuneKernel *k)
+static void sfu_values(TuneDim *d, const Arch *a, TuneKernel *k)
 {
     (void)a;
     TuneSfu *s = d->ctx;
@@ -200,20 +218,28 @@ static void sfu_values(TuneDim *d, const Arch *a, const TuneKernel *k)
         else tune_progress(t, "sfu: %s: the input does not run in the emulator: %s", k->name, r.message ? r.message : "");
         emu_result_free(&r);
     }
-    Probe pr = { s, k, ref };
+    Probe pr = { s, k, ref, NULL };
     TuneHeu h;
     bool ok = ref && tune_heu(W, s->qos, s->qos_ratio, measure, &pr, &h);
     if (ref) emu_program_free(ref);
     if (m) ir_module_free(m);
+    /* the dimension keeps only off (the original) when no lambda can be
+     * trusted: the reference races (no error is a number), the search
+     * failed, or only lambda 0 (the original itself) meets the QoS */
+    if (pr.ref_racy) {
+        tune_progress(t, "sfu: %s: rejected: %s; the sfu dimension is off only", k->name, pr.ref_racy);
+        tune_add_prune(k, PRUNE_REJECTED, k->ndims - 1, NULL, -1, pr.ref_racy, 0);
+        free(pr.ref_racy);
+        return;
+    }
     if (!ok) {
-        tune_progress(t, "sfu: %s: the search stopped (see above); lambda 0 (the original) kept", k->name);
-        d->values[d->nvalues++] = strdup("0");
+        tune_progress(t, "sfu: %s: the search stopped (see above); the sfu dimension is off only", k->name);
         return;
     }
     tune_progress(t, "sfu: %s: W=%d warps per CTA, QoS %s <= %g%s: lambda=%d after %d emulator run%s", k->name, W,
                   emu_metric_name(s->metric), h.qos, s->qos_ratio > 0 ? " (--qos-ratio x the all-approximate error)" : "",
                   h.lambda, h.nruns, h.nruns == 1 ? "" : "s");
-    d->values[d->nvalues++] = xasprintf("%d", h.lambda);
+    if (h.lambda > 0) d->values[d->nvalues++] = xasprintf("%d", h.lambda);
 }
 
 TuneDim tune_sfu_dim(TuneSfu *s)
@@ -227,5 +253,6 @@ TuneDim tune_sfu_dim(TuneSfu *s)
     d.fragment = s->fragment;
     d.values_for = sfu_values;
     d.ctx = s;
+    d.kind = DIM_SFU;
     return d;
 }

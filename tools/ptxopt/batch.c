@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tools/ptxopt/batch_inputs.h"
@@ -23,6 +24,7 @@ typedef struct BatchJob {
     const OptimizeConfig *cfg;
     const BatchInput *in;
     const SassTools *tools;     /* --sass-report, or NULL */
+    volatile int *current_pass; /* shared with the parent: the pass running now, -1 none */
 } BatchJob;
 
 /* In the worker: optimize one file, write its output, report a record. */
@@ -54,8 +56,10 @@ static int batch_work(void *arg, FILE *out)
         memcpy(orig, buf, len);
     }
     OptimizeResult r;
+    OptimizeConfig cfg = *job->cfg;
+    cfg.current_pass = job->current_pass;
     /* full diagnostics are shown with --remarks; the failure list has their first line */
-    int rc = optimize_text(in->path, buf, len, job->cfg, job->o->remarks ? stderr : NULL, &r);
+    int rc = optimize_text(in->path, buf, len, &cfg, job->o->remarks ? stderr : NULL, &r);
     if (job->o->remarks) remarks_print(&r.remarks, stderr, in->path);
     bool written = false;
     if (rc == EXIT_OK && (!job->o->in_place || r.changed)) {
@@ -105,8 +109,27 @@ static void first_diag_line(const OutBuf *d, char *buf, size_t n)
     }
 }
 
-/* Turns what a finished worker left into the file's result. */
-static void collect(BatchResult *res, const BatchInput *in, const Worker *w, double timeout)
+/* A worker that died (a signal, its time-out) inside pipeline entry
+ * `pass`: the file's record gets one tally per entry, that one failed, so
+ * that the per-pass tables count the file as that pass's failure. */
+static void charge_pass(FileRecord *rec, const Pipeline *pl, int pass)
+{
+    for (int i = 0; i < rec->npasses; i++) free((char *)rec->tally[i].pass);
+    free(rec->tally);
+    rec->npasses = pl->n;
+    rec->tally = calloc((size_t)pl->n, sizeof *rec->tally);
+    if (!rec->tally) fatal_oom();
+    for (int i = 0; i < pl->n; i++) {
+        rec->tally[i].pass = strdup(pl->v[i].pass->name);
+        if (!rec->tally[i].pass) fatal_oom();
+        rec->tally[i].failed = i == pass;
+    }
+}
+
+/* Turns what a finished worker left into the file's result; `pass` is the
+ * pipeline entry it last announced (-1: none was running). */
+static void collect(BatchResult *res, const BatchInput *in, const Worker *w, double timeout, const Pipeline *pl,
+                    int pass)
 {
     record_parse(w->result.p ? w->result.p : "", w->result.len, &res->rec);
     res->input = in->path;
@@ -126,11 +149,15 @@ static void collect(BatchResult *res, const BatchInput *in, const Worker *w, dou
         snprintf(msg, sizeof msg, "%s%s%s", rec->error ? rec->error : "failed", add ? ": " : "", add ? diag : "");
         res->error = strdup(msg);
     } else {
-        char how[128], diag[256], msg[512];
+        char how[128], diag[256], where[300] = "", msg[900];
         worker_describe(w, how, sizeof how);
         first_diag_line(&w->diag, diag, sizeof diag);
-        if (w->timed_out) snprintf(msg, sizeof msg, "the optimizer took longer than %g s; gave up", timeout);
-        else snprintf(msg, sizeof msg, "the optimizer died (%s)%s%s", how, diag[0] ? ": " : "", diag);
+        if (pl && pass >= 0 && pass < pl->n) {
+            snprintf(where, sizeof where, " in pass '%s'", pl->v[pass].pass->name);
+            charge_pass(rec, pl, pass);
+        }
+        if (w->timed_out) snprintf(msg, sizeof msg, "the optimizer took longer than %g s%s; gave up", timeout, where);
+        else snprintf(msg, sizeof msg, "the optimizer died%s (%s)%s%s", where, how, diag[0] ? ": " : "", diag);
         res->exit_status = EXIT_INTERNAL;
         res->error = strdup(msg);
     }
@@ -185,6 +212,11 @@ int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
     size_t total_bytes = 0;
     for (int i = 0; i < inputs.n; i++) total_bytes += inputs.v[i].bytes;
 
+    /* one word per file that its worker shares with us: the pass it runs */
+    size_t cur_len = sizeof(int) * (size_t)(inputs.n ? inputs.n : 1);
+    int *cur = mmap(NULL, cur_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (cur == MAP_FAILED) fatal_oom();
+    for (int i = 0; i < inputs.n; i++) cur[i] = -1;
     BatchResult *results = calloc((size_t)(inputs.n ? inputs.n : 1), sizeof *results);
     Worker *slots = calloc((size_t)jobs, sizeof *slots);
     BatchJob *jobv = calloc((size_t)(inputs.n ? inputs.n : 1), sizeof *jobv);
@@ -196,7 +228,8 @@ int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
     while (next < inputs.n || running) {
         for (int s = 0; s < jobs && next < inputs.n; s++) {
             if (slots[s].running) continue;
-            jobv[next] = (BatchJob){ .o = o, .cfg = &cfg, .in = &inputs.v[next], .tools = tools };
+            jobv[next] = (BatchJob){ .o = o, .cfg = &cfg, .in = &inputs.v[next], .tools = tools,
+                                     .current_pass = &cur[next] };
             if (!worker_start(&slots[s], batch_work, &jobv[next], o->timeout)) {
                 /* cannot fork: this file fails, the others may still get a worker */
                 results[next] = (BatchResult){ .input = inputs.v[next].path, .state = "failed",
@@ -214,7 +247,7 @@ int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
         if (s < 0) break;
         running--;
         int id = slots[s].id;
-        collect(&results[id], &inputs.v[id], &slots[s], o->timeout);
+        collect(&results[id], &inputs.v[id], &slots[s], o->timeout, pl, ((volatile int *)cur)[id]);
         if (o->remarks && slots[s].diag.len) progress_message(&prog, slots[s].diag.p, slots[s].diag.len);
         worker_free(&slots[s]);
         const char *st = results[id].state;
@@ -255,6 +288,7 @@ int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
         free(results[i].error);
     }
     free(results);
+    munmap(cur, cur_len);
     free(slots);
     free(jobv);
     batch_inputs_free(&inputs);

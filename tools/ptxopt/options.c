@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "model/arch.h"
 #include "opt/pass.h"
 
 void options_usage(FILE *out)
@@ -105,14 +106,13 @@ int options_parse(int argc, char **argv, Options *o)
         case 'o': o->output = optarg; break;
         case 'p': o->passes = optarg; break;
         case OPT_TARGET: {
-            const char *t = optarg;
-            char *end;
-            if (strncmp(t, "sm_", 3) != 0 || (o->target_sm = (int)strtol(t + 3, &end, 10)) < 10 ||
-                (*end && strcmp(end, "a") && strcmp(end, "f"))) {
-                fprintf(stderr, "ptxopt: invalid --target '%s' (expected sm_XX, e.g. sm_80)\n", t);
+            static char canon[32];
+            char err[512];
+            if (!arch_parse_target(optarg, canon, sizeof canon, &o->target_sm, err, sizeof err)) {
+                fprintf(stderr, "ptxopt: invalid --target: %s\n", err);
                 return EXIT_USAGE;
             }
-            o->target = t;
+            o->target = canon;
             break;
         }
         case OPT_CANONICAL: o->canonical = true; break;

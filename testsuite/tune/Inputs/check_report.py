@@ -3,7 +3,9 @@
 
 Checks: the CSV header is exactly the documented one; every CSV row, JSON
 variant and table line describe the same variants (same ids, kernels,
-registers, status); every variant has every JSON field; each tuned kernel
+registers, status; the CSV's "cached" rows are the JSON's "cache"); every
+variant has every JSON field, numbers as JSON numbers (a dimension's
+value too, when it is one); each tuned kernel
 has exactly one best variant, and a measured best is the fastest measured
 one; a failed variant has an error and no time.  Prints a summary line."""
 import csv
@@ -12,13 +14,16 @@ import math
 import sys
 
 CSV_FIELDS = ("id,kernel,baseline,maxnreg,pipeline,status,duplicate_of,regs,spill_stores,spill_loads,stack,smem,"
-              "barriers,blocks_per_sm,occupancy,limit,predicted_rank,predicted_cycles,bottleneck,confidence,runs,"
-              "time_median,times,best,ptx,cubin,error").split(",")
+              "barriers,blocks_per_sm,occupancy,limit,predicted_rank,predicted_cycles,predicted_cycles_dynamic,bottleneck,"
+              "confidence,runs,time_median,times,best,ptx,cubin,error,code_hash,measure").split(",")
 JSON_FIELDS = ["id", "baseline", "values", "pipeline", "status", "duplicate_of", "regs", "spill_stores", "spill_loads",
                "stack", "smem", "barriers", "blocks_per_sm", "occupancy", "limit", "predicted_rank", "predicted_cycles",
-               "bottleneck", "confidence", "times", "time_median", "best", "ptx", "cubin", "error"]
+               "predicted_cycles_dynamic", "bottleneck", "confidence", "times", "time_median", "best", "ptx", "cubin",
+               "code_hash", "error"]
 KERNEL_FIELDS = ["name", "skipped", "block", "block_from", "universal", "smem_static", "smem_dynamic", "default_regs",
-                 "floor_regs", "top_regs", "top_clamped", "dimensions", "best", "variants"]
+                 "floor_regs", "top_regs", "top_clamped", "dimensions", "space", "best", "variants"]
+NUMBER_FIELDS = ["regs", "spill_stores", "spill_loads", "stack", "smem", "barriers", "blocks_per_sm", "occupancy",
+                 "predicted_rank", "predicted_cycles", "predicted_cycles_dynamic", "time_median"]
 
 
 def fail(msg):
@@ -29,6 +34,8 @@ def fail(msg):
 def main():
     csv_path, json_path, table_path = sys.argv[1:4]
     rows = list(csv.DictReader(open(csv_path)))
+    cached_rows = [r for r in rows if r["status"] == "cached"]
+    rows = [r for r in rows if r["status"] != "cached"]
     header = open(csv_path).readline().strip().split(",")
     if header != CSV_FIELDS:
         fail("CSV header %s" % header)
@@ -63,7 +70,15 @@ def main():
                 fail("variant %d has %d times, not %d" % (v["id"], len(v["times"]), rep["repeat"]))
             if v["time_median"] is not None and not math.isfinite(v["time_median"]):
                 fail("variant %d: time %r" % (v["id"], v["time_median"]))
+            for key in NUMBER_FIELDS:
+                if v[key] is not None and not isinstance(v[key], (int, float)):
+                    fail("variant %d: %s is %r, not a number" % (v["id"], key, v[key]))
+            for name, val in v["values"].items():
+                if isinstance(val, str) and val.lstrip("-").isdigit():
+                    fail("variant %d: the value of %s is the string %r, not a number" % (v["id"], name, val))
             variants.append((k["name"], v))
+    if len(cached_rows) != len(rep.get("cache", [])):
+        fail("%d cached CSV rows, %d JSON cache entries" % (len(cached_rows), len(rep.get("cache", []))))
     if not (len(rows) == len(variants) == len(table)):
         fail("%d CSV rows, %d JSON variants, %d table lines" % (len(rows), len(variants), len(table)))
     for row, (kname, v), line in zip(rows, variants, table):
