@@ -377,6 +377,11 @@ static bool immutable(Function *fn, const MemInfo *mi, const MemAccess *m)
 
 static bool known_space(uint8_t s) { return s != SPACE_GENERIC && s != SPACE_NONE && s != SPACE_OTHER; }
 
+bool memory_var_dynamic_shared(const Module *m, Str name)
+{
+    return modsyms_dynamic_shared(m, name);
+}
+
 AliasResult memory_alias(Function *fn, uint32_t ia, uint32_t ib)
 {
     const MemInfo *mi = memory_get(fn);
@@ -395,7 +400,12 @@ AliasResult memory_alias(Function *fn, uint32_t ia, uint32_t ib)
     const MemBase *ba = &A->base, *bb = &B->base;
     bool same_base = false;
     if (ba->kind == BASE_VAR && bb->kind == BASE_VAR) {
-        if (!str_eq(ba->name, bb->name)) return ALIAS_NO;
+        if (!str_eq(ba->name, bb->name)) {
+            /* every `.extern .shared` array starts at the dynamic shared
+             * memory: two of them are the same bytes (issue 23, class 2) */
+            if (memory_var_dynamic_shared(fn->mod, ba->name) && memory_var_dynamic_shared(fn->mod, bb->name)) return ALIAS_MAY;
+            return ALIAS_NO;
+        }
         same_base = true;
     } else if (ba->kind == BASE_PARAM && bb->kind == BASE_PARAM) {
         same_base = ba->index == bb->index;

@@ -72,6 +72,9 @@ typedef enum AliasResult { ALIAS_NO, ALIAS_MAY, ALIAS_MUST } AliasResult;
  *     and the ranges [0, wa) and [d, d + wb) disjoint → NO; d == 0 and same
  *     width → MUST; otherwise MAY. */
 AliasResult memory_alias(Function *fn, uint32_t instr_a, uint32_t instr_b);
+/* A module `.extern .shared` variable (or one declared with []): it starts
+ * at the CTA's dynamic shared memory, as every other such variable does. */
+bool memory_var_dynamic_shared(const Module *m, Str name);
 const char *mem_space_name(MemSpace s);
 
 #endif

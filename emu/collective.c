@@ -178,6 +178,11 @@ static void complete(Machine *M, Warp *w, uint32_t lanes)
     default:
         break;
     }
+    /* bar.warp.sync orders memory among the threads it names (weak mode) */
+    if (M->weak && I0->op == EK_BARWARP) {
+        FOR_LANES(j, lanes) weak_release(M, w->t[j]);
+        FOR_LANES(j, lanes) weak_acquire_all(M, w->t[j], w->cta);
+    }
     FOR_LANES(j, lanes) {
         Thread *T = w->t[j];
         T->status = TS_RUN;
@@ -322,6 +327,7 @@ static void bar_try(Machine *M, Cta *c, uint32_t id)
             else if (I->sub == BAR_RED_OR) opw(&x, &I->o[3], l, any, rpsn);
             T->status = TS_RUN;
             T->pc = T->wait_pc + 1;
+            if (M->weak) weak_acquire_all(M, T, c);   /* every arrival drained its stores */
         }
         warp_release(M, w, rel);
     }
@@ -333,6 +339,7 @@ void bar_arrive(Exec *x, const EInst *I, uint32_t em, uint32_t pc)
     Warp *w = x->w;
     Cta *c = w->cta;
     uint32_t touched = 0, arrive_only = 0;
+    if (M->weak) FOR_LANES(l, em) weak_release(M, w->t[l]);   /* a barrier arrival releases */
     FOR_LANES(l, em) {
         uint32_t ps = psn2(opp(x, &I->o[0], l), I->o[1].kind != EO_NONE ? opp(x, &I->o[1], l) : 0);
         if (ps) { emu_poison_fail(x, I, 1u << l, ps, "a barrier operand"); return; }

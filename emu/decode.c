@@ -903,6 +903,28 @@ static void cache_mods(Dec *d, bool nc)
     d->I->cl2 = (uint8_t)(p2 | extra);
 }
 
+/* The memory-model semantics of an ld/st/atom/red (EInst.msem; only the
+ * weak-memory mode reads it): .volatile and .mmio are .relaxed.sys (PTX ISA,
+ * memory consistency model: volatile operations), a missing scope of a
+ * strong operation is .gpu, .cluster and .sys count as .gpu (a wider
+ * scope only adds ordering among the CTAs the emulator runs); atom/red
+ * without an order are .relaxed. */
+static uint8_t mem_sem(Dec *d, int dflt)
+{
+    int sem = dflt, scope = WS_NONE;
+    for (int i = 0; i < d->ms.n; i++) {
+        Str m = d->ms.m[i];
+        if (str_eqc(m, ".volatile") || str_eqc(m, ".mmio") || str_eqc(m, ".relaxed")) sem = MS_RELAXED;
+        else if (str_eqc(m, ".acquire")) sem = MS_ACQUIRE;
+        else if (str_eqc(m, ".release")) sem = MS_RELEASE;
+        else if (str_eqc(m, ".acq_rel")) sem = MS_ACQREL;
+        else if (str_eqc(m, ".cta")) scope = WS_CTA;
+        else if (str_eqc(m, ".gpu") || str_eqc(m, ".sys") || str_eqc(m, ".cluster")) scope = WS_GPU;
+    }
+    if (sem == MS_WEAK) return MSEM(MS_WEAK, WS_NONE);
+    return MSEM(sem, scope == WS_NONE ? WS_GPU : scope);
+}
+
 static bool dec_ldst(Dec *d, bool store)
 {
     EInst *I = d->I;
@@ -948,6 +970,7 @@ static bool dec_ldst(Dec *d, bool store)
         if (I->vec == 1 && I->o[0].kind != EO_REG && I->o[0].kind != EO_SINK) return unsup(d, "load destination");
     }
     I->nops = 2;
+    I->msem = mem_sem(d, MS_WEAK);
     cache_mods(d, I->sub == LD_NC);
     /* the .L2::cache_hint policy (a 64-bit register or immediate): read by the cache model only */
     if ((I->cl2 & CL2_HINT) && d->in->nops >= 3) {
@@ -997,6 +1020,7 @@ static bool dec_atom(Dec *d, bool red)
     for (int k = first + 1; k < need; k++)
         if (!op_at(d, k, t)) return false;
     I->nops = (uint8_t)need;
+    I->msem = mem_sem(d, MS_RELAXED);
     cache_mods(d, false);
     I->cl2 &= (uint8_t)~CL2_HINT;
     return true;
@@ -1430,10 +1454,29 @@ static void decode_instr(FnCtx *c, const Stmt *s, EInst *I)
         I->nops = 1;
         break;
     case OP_membar: case OP_fence:
-        /* fences order memory; the emulator's interleavings are sequentially
-         * consistent, so every fence (fence.mbarrier_init included) is a no-op */
+        /* fences order memory: no-ops in SC mode (every interleaving is
+         * sequentially consistent); the weak mode (weak.c) reads msem.
+         * membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}; fence.acq_rel
+         * is the default order; any other fence (proxy, mbarrier_init,
+         * op_restrict) counts as fence.sc.gpu, the most it could order. */
         if (str_starts(d.in->full, "fence.proxy.tensormap")) { ok = unsup(&d, "unsupported fence"); break; }
-        I->op = EK_NOP; I->cls = EMU_CLS_BARRIER;
+        I->op = EK_FENCE; I->cls = EMU_CLS_BARRIER;
+        {
+            Str f = d.in->full;
+            int sem = d.in->op == OP_membar ? MS_SC : MS_ACQREL, scope = WS_GPU;
+            bool other = false;
+            for (int i = 0; i < d.ms.n; i++) {
+                Str m = d.ms.m[i];
+                if (str_eqc(m, ".sc")) sem = MS_SC;
+                else if (str_eqc(m, ".acq_rel")) sem = MS_ACQREL;
+                else if (str_eqc(m, ".cta")) scope = WS_CTA;
+                else if (str_eqc(m, ".gl") || str_eqc(m, ".gpu") || str_eqc(m, ".sys") || str_eqc(m, ".cluster")) scope = WS_GPU;
+                else other = true;
+            }
+            (void)f;
+            if (other) { sem = MS_SC; scope = WS_GPU; }
+            I->msem = MSEM(sem, scope);
+        }
         break;
     case OP_mbarrier:
         ok = dec_mbar(&d);

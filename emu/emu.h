@@ -106,6 +106,14 @@ typedef struct EmuApproxBound {
     const char *what;      /* the input range it applies to ("" = full range) */
 } EmuApproxBound;
 
+/* The memory model (weak.c): sequentially consistent (the default: every
+ * access is performed in the scheduler's order), or weak: an operational
+ * model of what the PTX memory model allows (store buffers, stale loads,
+ * stores ahead of loads), seeded (man/ptxopt-emu.1, WEAK MEMORY). */
+typedef enum EmuMemory { EMU_MEMORY_SC, EMU_MEMORY_WEAK } EmuMemory;
+/* "sc", "weak", "weak:SEED" (no seed: the schedule's --seed is used). */
+bool emu_memory_parse(const char *s, EmuMemory *m, uint64_t *seed, bool *has_seed);
+
 typedef struct EmuLaunch {
     const char *kernel;
     uint32_t grid[3], block[3];
@@ -125,6 +133,9 @@ typedef struct EmuLaunch {
     bool trace;            /* write a per-warp instruction trace to trace_out */
     FILE *trace_out;
     const struct EmuCacheConfig *cache; /* the cache model (NULL: off, nothing is simulated) */
+    EmuMemory memory;      /* sc (default) or weak */
+    uint64_t memory_seed;  /* weak: the seed of its choices (when has_memory_seed; else seed) */
+    bool has_memory_seed;
 } EmuLaunch;
 
 void emu_launch_init(EmuLaunch *L);

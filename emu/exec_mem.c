@@ -4,6 +4,8 @@
  * the other, which is one sequentially consistent interleaving (for
  * atomics an order that varies with the ITS seed: atom_order).  Non-coherent
  * loads of written memory are checked in ncload.c. */
+#include <string.h>
+
 #include "emu/fp.h"
 #include "emu/internal.h"
 
@@ -19,8 +21,11 @@ static void poisoned_address(Exec *x, const EInst *I, const EOp *a, uint32_t em)
     emu_poison_fail(x, I, bad, first, "an address");
 }
 
+/* The weak-memory mode (weak.c) has its own ld/st/atom: one test per
+ * memory instruction here keeps the SC mode's speed. */
 void exec_ld(Exec *x, const EInst *I, uint32_t em)
 {
+    if (__builtin_expect(x->M->weak, 0)) { weak_ld(x, I, em); return; }
     const EOp *d = &I->o[0], *a = &I->o[1];
     uint32_t es = elem_size(I->t), n = I->vec, size = es * n;
     int bits = ty_bits(I->t);
@@ -54,6 +59,7 @@ void exec_ld(Exec *x, const EInst *I, uint32_t em)
 
 void exec_st(Exec *x, const EInst *I, uint32_t em)
 {
+    if (__builtin_expect(x->M->weak, 0)) { weak_st(x, I, em); return; }
     const EOp *a = &I->o[0], *v = &I->o[1];
     uint32_t es = elem_size(I->t), n = I->vec, size = es * n;
     uint64_t addr[32];
@@ -89,7 +95,7 @@ static uint32_t f32_add_atom(uint32_t a, uint32_t b, bool ftz)
     return f32_result(r, ftz, false);
 }
 
-static uint64_t atom_new(const EInst *I, uint64_t old, uint64_t b, uint64_t c, bool global_space)
+uint64_t emu_atom_new(const EInst *I, uint64_t old, uint64_t b, uint64_t c, bool global_space)
 {
     int t = I->t, bits = ty_bits(t);
     uint64_t mk = mask_bits(bits);
@@ -140,7 +146,7 @@ static uint64_t atom_new(const EInst *I, uint64_t old, uint64_t b, uint64_t c, b
  * result depends on the order (a float sum, the values exch, cas or inc
  * return) gives different results under different seeds and --diff reports
  * it as schedule-dependent. */
-static int atom_order(const Exec *x, const EInst *I, uint32_t em, uint8_t *order)
+int emu_atom_order(const Exec *x, const EInst *I, uint32_t em, uint8_t *order)
 {
     int n = 0;
     FOR_LANES(l, em) order[n++] = (uint8_t)l;
@@ -162,6 +168,7 @@ static int atom_order(const Exec *x, const EInst *I, uint32_t em, uint8_t *order
 
 void exec_atom(Exec *x, const EInst *I, uint32_t em)
 {
+    if (__builtin_expect(x->M->weak, 0)) { weak_atom(x, I, em); return; }
     bool red = I->sub2;
     int first = red ? 0 : 1;
     const EOp *d = &I->o[0], *a = &I->o[first], *b = &I->o[first + 1], *c = &I->o[first + 2];
@@ -173,7 +180,7 @@ void exec_atom(Exec *x, const EInst *I, uint32_t em)
     }
     uint64_t addr[32];
     uint8_t order[32];
-    int n = atom_order(x, I, em, order);
+    int n = emu_atom_order(x, I, em, order);
     for (int k = 0; k < n; k++) {
         int l = order[k];
         uint32_t psn;
@@ -185,7 +192,7 @@ void exec_atom(Exec *x, const EInst *I, uint32_t em)
         uint32_t opsn = mem_load_psn(x, &r, size, l, I, addr[l], r.space);
         uint64_t vb = opv(x, b, l), vc = I->sub == AO_CAS ? opv(x, c, l) : 0;
         uint32_t vpsn = psn2(opp(x, b, l), I->sub == AO_CAS ? opp(x, c, l) : 0);
-        uint64_t nv = atom_new(I, old, vb, vc, r.space == SP_GLOBAL);
+        uint64_t nv = emu_atom_new(I, old, vb, vc, r.space == SP_GLOBAL);
         if (nv != (old & mask_bits(ty_bits(I->t)))) { emu_progress(x->M, x->w); spin_wrote(x->T[l]); }
         if (!red && I->sub == AO_CAS)
             spin_site(x, I, l, addr[l], (old & mask_bits(ty_bits(I->t))) == (vb & mask_bits(ty_bits(I->t))) ? SPIN_OK : SPIN_FAIL);
@@ -219,10 +226,13 @@ void exec_cpasync(Exec *x, const EInst *I, uint32_t em)
         MemRef rd, rs;
         if (!mem_ref(x, I, l, SP_SHARED, da, size, true, &rd)) return;
         if (srcsize && !mem_ref(x, I, l, SP_GLOBAL, sa, size, false, &rs)) return;
+        uint8_t nb[16], nsh[16];
         for (uint32_t k = 0; k < size; k++) {
-            rd.p[k] = k < srcsize ? rs.p[k] : 0;
-            rd.sh[k] = k < srcsize ? rs.sh[k] : 0;
+            nb[k] = k < srcsize ? rs.p[k] : 0;
+            nsh[k] = k < srcsize ? rs.sh[k] : 0;
         }
+        if (x->M->weak) weak_direct_write(x, l, &rd, nb, nsh, size);
+        else { memcpy(rd.p, nb, size); memcpy(rd.sh, nsh, size); }
     }
     emu_progress(x->M, x->w);
     if (x->M->cache) cache_access(x, I, em, srcs, size);

@@ -105,7 +105,7 @@ enum {
     EK_BRA, EK_BRX, EK_CALL, EK_RET, EK_EXIT, EK_TRAP,
     /* synchronisation and warp collectives */
     EK_BAR, EK_BARWARP, EK_SHFL, EK_VOTE, EK_MATCH, EK_REDUX, EK_ELECT, EK_ACTIVEMASK, EK_NANOSLEEP,
-    EK_MBAR,
+    EK_MBAR, EK_FENCE,
     EK_COUNT
 };
 
@@ -166,6 +166,16 @@ enum { LD_WEAK, LD_SYNC };
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_PENDING,
        MB_INVAL, MB_CP_ARRIVE };
 enum { MBF_PARITY = 1, MBF_EXPECT_TX = 2, MBF_NOINC = 4 };
+/* Memory-model semantics of ld/st/atom/red and fences (EInst.msem, used
+ * only by the weak-memory mode, weak.c): the order in bits 0-3, the scope
+ * in bits 4-5.  A plain ld/st is MS_WEAK with no scope; .volatile is
+ * .relaxed.sys; atom/red without a qualifier are .relaxed.gpu.  Fences
+ * (EK_FENCE): MS_SC (fence.sc, membar) or MS_ACQREL (fence.acq_rel). */
+enum { MS_WEAK, MS_RELAXED, MS_ACQUIRE, MS_RELEASE, MS_ACQREL, MS_SC };
+enum { WS_NONE, WS_CTA, WS_GPU };
+#define MSEM(sem, scope) ((uint8_t)((sem) | ((scope) << 4)))
+#define MSEM_ORDER(m) ((m) & 15)
+#define MSEM_SCOPE(m) (((m) >> 4) & 3)
 
 typedef struct EInst {
     uint16_t op;       /* EK_* */
@@ -182,6 +192,7 @@ typedef struct EInst {
     uint8_t aligned;   /* bar: .aligned semantics */
     uint8_t loophead;  /* hanoi: a virtual YIELD precedes this instruction */
     uint8_t cl1, cl2;  /* ld/st/atom/cp.async: cache behaviour (CL1_*, CL2_*) */
+    uint8_t msem;      /* ld/st/atom/fence: memory semantics MS_* | scope WS_* << 4 (weak.c) */
     int32_t guard;     /* register id of the guard predicate, -1 when none */
     uint32_t aux;      /* branch target pc, brx table index, reconvergence pc, ... */
     uint32_t fn;       /* function index */
@@ -281,6 +292,7 @@ typedef struct Alloc {
     uint32_t poison_origin;     /* first poison value stored here */
     uint32_t *wpc;              /* per byte: pc + 1 of the last store or atomic of this launch, 0 when
                                    never written; allocated at the first write, only when P->has_nc */
+    struct WHist *hist;         /* weak memory: the recent writes (weak.c), NULL in SC mode */
 } Alloc;
 
 typedef struct Frame {
@@ -318,6 +330,7 @@ typedef struct Thread {
     uint8_t spin_next;
     uint32_t spin_last1;        /* pc + 1 of its latest site (reports) */
     uint64_t last_run;          /* its: M->clock when it last ran (fairness bound) */
+    struct WThread *wk;         /* weak memory: store buffer and views (weak.c), NULL until used */
 } Thread;
 
 typedef struct Split { uint32_t pc, mask, yield_pc; } Split;
@@ -333,6 +346,7 @@ typedef struct Warp {
     Rec *rec; int nrec, caprec;
     bool listed;
     uint32_t loop_streak;       /* consecutive loop-header yields without progress */
+    uint32_t yield_streak;      /* hanoi: loop-header yields since the split stack last rotated (progress or not) */
     uint64_t last_pick;         /* its: M->clock when it was last picked */
     uint32_t picks;
 } Warp;
@@ -359,6 +373,8 @@ typedef struct Cta {
     uint64_t shared_size;
     Barrier bar[16];
     uint32_t sm;                /* the cache model's SM (cache.c) */
+    struct WHist *hist;         /* weak memory: recent writes to shared memory (weak.c) */
+    uint64_t last_sc;           /* weak memory: time of the CTA's latest fence.sc (any scope) */
 } Cta;
 
 typedef struct PoisonEvent {
@@ -414,6 +430,15 @@ typedef struct Machine {
     struct SpinStat *spin;      /* per pc, allocated at the first site */
     uint8_t *inloop;            /* per pc: inside a backward branch's range */
     uint64_t last_progress;     /* M->steps at the last memory write, exit or rendezvous */
+    /* weak memory (weak.c; all zero in SC mode) */
+    bool weak;
+    bool hoist_yield;           /* a store was performed ahead of a load: failed is set only to end the group */
+    uint64_t wrng;              /* the weak-memory seed's stream */
+    uint64_t wts;               /* time: the number of writes performed on memory so far */
+    uint64_t last_sc_gpu;       /* time of the latest fence.sc at .gpu/.sys scope */
+    uint32_t wuid;              /* threads given a weak-memory identity */
+    struct Thread **wlist;      /* threads whose store buffer is not empty */
+    uint32_t nwlist, capwlist;
 } Machine;
 
 /* Execution context for one group of lanes. */
@@ -580,6 +605,23 @@ static inline void emu_progress(Machine *M, Warp *w)
 void spin_report_livelock(Machine *M);
 void spin_result(Machine *M, EmuResult *res);
 void spin_free(Machine *M);
+
+/* The weak-memory mode (weak.c; EmuLaunch.memory = EMU_MEMORY_WEAK).
+ * exec_ld/st/atom hand global and shared accesses to weak_ld/st/atom;
+ * the other hooks are called only when M->weak. */
+void weak_setup(Machine *M);
+void weak_ld(Exec *x, const EInst *I, uint32_t em);
+void weak_st(Exec *x, const EInst *I, uint32_t em);
+void weak_atom(Exec *x, const EInst *I, uint32_t em);
+void exec_fence(Exec *x, const EInst *I, uint32_t em);
+void weak_release(Machine *M, Thread *T);        /* drains T's store buffer (barrier arrival, exit, mbarrier) */
+void weak_acquire_all(Machine *M, Thread *T, const Cta *c);    /* T sees every write performed so far (barrier completion) */
+void weak_direct_write(Exec *x, int l, const MemRef *r, const uint8_t *data, const uint8_t *dsh, uint32_t size);
+void weak_tick(Machine *M);                      /* the scheduler's step: some buffered stores drain */
+void weak_end_group(Machine *M);                 /* run_group ended: clears a hoist yield */
+void weak_thread_free(Thread *T);
+void weak_hist_free(struct WHist *h);
+void weak_free(Machine *M);
 
 /* mbarrier objects (mbarrier.c). */
 void exec_mbar(Exec *x, const EInst *I, uint32_t em);

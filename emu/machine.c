@@ -28,7 +28,7 @@ const ExecFn emu_exec_table[EK_COUNT] = {
     [EK_BRA] = exec_nop, [EK_BRX] = exec_nop, [EK_CALL] = exec_nop, [EK_RET] = exec_nop, [EK_EXIT] = exec_nop,
     [EK_TRAP] = exec_nop, [EK_BAR] = exec_nop, [EK_BARWARP] = exec_nop, [EK_SHFL] = exec_nop, [EK_VOTE] = exec_nop,
     [EK_MATCH] = exec_nop, [EK_REDUX] = exec_nop, [EK_ELECT] = exec_nop, [EK_ACTIVEMASK] = exec_activemask,
-    [EK_NANOSLEEP] = exec_nop, [EK_MBAR] = exec_mbar,
+    [EK_NANOSLEEP] = exec_nop, [EK_MBAR] = exec_mbar, [EK_FENCE] = exec_fence,
 };
 
 /* ------------------------------------------------------------- program */
@@ -242,12 +242,14 @@ void cta_free(Machine *M, Cta *c)
             free(T->local_sh);
             free(T->fparam);
             free(T->fparam_sh);
+            weak_thread_free(T);
         }
     }
     if (c->warps)
         for (uint32_t k = 0; k < c->nwarps; k++) { free(c->warps[k].ws); free(c->warps[k].rec); }
     free(c->threads);
     free(c->warps);
+    weak_hist_free(c->hist);
     free(c->shared);
     free(c->shared_sh);
     free(c);
@@ -376,6 +378,7 @@ void machine_free(Machine *M)
     spin_free(M);
     for (uint32_t i = 0; i < M->nres; i++) cta_free(M, M->res_cta[i]);
     free(M->res_cta);
+    weak_free(M);
     for (uint32_t i = 0; i < M->nallocs; i++) {
         free(M->allocs[i].data);
         free(M->allocs[i].sh);
@@ -449,6 +452,7 @@ EmuStatus emu_run(EmuProgram *p, const EmuLaunch *L, EmuResult *res)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (machine_setup(&M) && cache_setup(&M)) {
+        weak_setup(&M);
         note_volatile_sregs(&M);
         emu_schedule(&M);
         if (!M.failed) check_outputs(&M);

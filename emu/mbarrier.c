@@ -19,8 +19,8 @@
  * expected count is 0 (never initialised, or invalidated) stops the run
  * with MBARRIER_INVALID; arriving more often than the pending count, or
  * a transaction count outside +-(2^20-1), with MBARRIER_OVERFLOW.
- * Memory ordering needs nothing: the emulator's interleavings are
- * sequentially consistent. */
+ * Memory ordering: in SC mode every interleaving is sequentially
+ * consistent; the weak mode orders every operation both ways (weak.c). */
 #include "emu/internal.h"
 
 #define MB_MASK ((1ull << 21) - 1)
@@ -51,6 +51,10 @@ static uint64_t mb_settle(uint64_t w)
 void exec_mbar(Exec *x, const EInst *I, uint32_t em)
 {
     Machine *M = x->M;
+    /* weak memory: every mbarrier operation is a release and an acquire of
+     * everything so far (arrive is .release.cta and a completed wait
+     * .acquire.cta in PTX: this orders more) */
+    if (M->weak) FOR_LANES(l, em) { weak_release(M, x->T[l]); weak_acquire_all(M, x->T[l], x->w->cta); }
     if (I->sub == MB_PENDING) {
         FOR_LANES(l, em) opw(x, &I->o[0], l, MB_PENDING(opv(x, &I->o[2], l)), opp(x, &I->o[2], l));
         return;

@@ -155,6 +155,7 @@ void warp_release(Machine *M, Warp *w, uint32_t lanes)
 
 void warp_exit_lanes(Machine *M, Warp *w, uint32_t lanes)
 {
+    if (M->weak) FOR_LANES(l, lanes) weak_release(M, w->t[l]);
     FOR_LANES(l, lanes) w->t[l]->status = TS_EXIT;
     w->exited |= lanes;
     w->runnable &= ~lanes;
@@ -203,6 +204,19 @@ static bool hanoi_yield(Machine *M, Warp *w, uint32_t pc)
     top->pc = pc;
     top->yield_pc = pc;
     w->loop_streak++;
+    /* Bounded fairness among the warp's paths: a loop that writes memory
+     * on every iteration (a retry loop that takes and releases a lock)
+     * counts as progress and never trips the watchdog, yet may wait for
+     * a path below it on the stack; after 8 watchdog periods of yields the
+     * top path goes to the bottom (any order is a valid schedule under
+     * independent thread scheduling). */
+    if (M->L->policy == EMU_POLICY_HANOI && w->nws >= 2 && ++w->yield_streak > 8 * M->L->watchdog) {
+        Split t = w->ws[w->nws - 1];
+        memmove(&w->ws[1], &w->ws[0], sizeof(Split) * (size_t)(w->nws - 1));
+        w->ws[0] = t;
+        w->yield_streak = 0;
+        return true;
+    }
     if (w->nrec) {
         Rec *r = &w->rec[w->nrec - 1];
         if (r->waiting && w->loop_streak > M->L->watchdog) {
@@ -512,6 +526,7 @@ static void run_group(Machine *M, Warp *w, uint32_t mask, uint32_t pc, uint32_t 
 out:
     set_pcs(w, mask, pc);
     if (hanoi && w->nws) { w->ws[w->nws - 1].pc = pc; w->ws[w->nws - 1].mask = mask; }
+    if (M->hoist_yield) weak_end_group(M);   /* a store went ahead of the load at pc: not a failure */
 }
 
 /* ------------------------------------------------------------ scheduling */
@@ -726,6 +741,7 @@ bool emu_schedule(Machine *M)
         }
         Cta *c = w->cta;
         run_warp(M, w);
+        if (M->weak) weak_tick(M);
         if (c->live == 0 && !M->failed) retire_cta(M, c);
         if (M->steps > M->L->max_steps && !M->failed) { report_livelock(M); break; }
         if (M->L->spin_limit && M->steps - M->last_progress > M->L->spin_limit && !M->failed) { spin_report_livelock(M); describe_blocked(M); break; }

@@ -301,6 +301,10 @@ struct Module {
 typedef struct ModSyms ModSyms;
 void modsyms_add_decl(Module *m, const Decl *d);
 bool modsyms_find(const Module *m, Str name, Str *space);   /* *space: as declared (".global", ".shared::cta", ...) */
+/* Is the module variable `name` a `.extern .shared` (or unsized .shared)
+ * array, i.e. does it start at the dynamic shared memory, as every other
+ * such array does? */
+bool modsyms_dynamic_shared(const Module *m, Str name);
 /* Bytes a variable declaration reserves: element size times dimensions
  * (an unsized [] counts 0), summed over its declarators; 0 for a type
  * without a fixed size (.texref, ...). */

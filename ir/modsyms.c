@@ -17,6 +17,8 @@
 typedef struct ModSym {
     char *name;          /* NULL: empty slot; the space follows the name's NUL */
     uint32_t len, space_len;
+    bool dynamic_shared; /* `.extern .shared` or an unsized .shared array:
+                            it starts at the dynamic shared memory */
 } ModSym;
 
 struct ModSyms {
@@ -79,6 +81,8 @@ void modsyms_add_decl(Module *m, const Decl *d)
         if (!m->syms) fatal_oom();
     }
     ModSyms *t = m->syms;
+    bool shared = str_eqc(d->space, ".shared") || str_starts(d->space, ".shared::"), ext = false;
+    for (uint32_t i = 0; i < d->ntok && !ext; i++) ext = str_eqc(d->tok[i].text, ".extern");
     for (uint32_t k = 0; k < d->ndecl; k++) {
         Str name = d->decls[k].name;
         if (!name.len) continue;
@@ -91,8 +95,16 @@ void modsyms_add_decl(Module *m, const Decl *d)
         e->name[name.len] = 0;
         if (d->space.len) memcpy(e->name + name.len + 1, d->space.p, d->space.len);   /* a declaration may have no space */
         e->len = name.len, e->space_len = d->space.len;
+        e->dynamic_shared = shared && (ext || (d->decls[k].ndims && d->decls[k].dims[0] < 0));
         t->n++;
     }
+}
+
+bool modsyms_dynamic_shared(const Module *m, Str name)
+{
+    if (!m->syms || !m->syms->cap) return false;
+    const ModSym *e = find_slot(m->syms, name);
+    return e->name && e->dynamic_shared;
 }
 
 bool modsyms_find(const Module *m, Str name, Str *space)

@@ -10,10 +10,6 @@ MODEL_COST = model/costmodel.c model/costmodel.h model/cost_data.c model/neighbo
 
 libptxopt_a_SOURCES += model/model.h $(MODEL_CORE) $(MODEL_COST) $(MODEL_CACHE)
 
-# Prints critical points etc. for scripts; testsuite/model/ uses it.
-noinst_PROGRAMS += model/ptxopt-model-query
-model_ptxopt_model_query_SOURCES = model/ptxopt-model-query.c $(MODEL_CORE)
-
 check_PROGRAMS += testsuite/unit/test_occupancy testsuite/unit/test_critical testsuite/unit/test_costmodel testsuite/unit/test_cachegeom
 testsuite_unit_test_occupancy_SOURCES = testsuite/unit/test_occupancy.c $(MODEL_CORE)
 testsuite_unit_test_occupancy_LDADD = -lm

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,8 +189,12 @@ pid_t cleanup_fork(bool own_group)
 {
     sigset_t old;
     block(&old);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        /* dies with us, even of SIGKILL; if we are gone already, now */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) raise(SIGTERM);
         /* the child owns none of this: it must die of these signals plainly */
         if (own_group) setpgid(0, 0);
         for (size_t i = 0; i < NHANDLED; i++)
@@ -217,19 +223,45 @@ void cleanup_forget(pid_t pid)
     restore(&old);
 }
 
+static void track(const char *path)
+{
+    if (strlen(path) >= PATH_MAX) return;
+    for (int i = 0; i < MAX_DIRS; i++)
+        if (!dirs[i][0]) { strcpy(dirs[i], path); break; }
+}
+
 char *cleanup_mkdtemp(char *tmpl)
 {
     sigset_t old;
     block(&old);
     char *d = mkdtemp(tmpl);
-    if (d && strlen(d) < PATH_MAX) {
-        for (int i = 0; i < MAX_DIRS; i++)
-            if (!dirs[i][0]) { strcpy(dirs[i], d); break; }
-    }
     int e = errno;
+    if (d) track(d);
     restore(&old);
     errno = e;
     return d;
+}
+
+int cleanup_mkstemp(char *tmpl)
+{
+    sigset_t old;
+    block(&old);
+    int fd = mkstemp(tmpl);
+    int e = errno;
+    if (fd >= 0) track(tmpl);
+    restore(&old);
+    errno = e;
+    return fd;
+}
+
+void cleanup_forget_path(const char *path)
+{
+    if (!path) return;
+    sigset_t old;
+    block(&old);
+    for (int i = 0; i < MAX_DIRS; i++)
+        if (strcmp(dirs[i], path) == 0) dirs[i][0] = 0;
+    restore(&old);
 }
 
 void cleanup_remove_dir(const char *path)
@@ -241,6 +273,65 @@ void cleanup_remove_dir(const char *path)
     for (int i = 0; i < MAX_DIRS; i++)
         if (strcmp(dirs[i], path) == 0) dirs[i][0] = 0;
     restore(&old);
+}
+
+/* ------------------------------------------------------------ the guardian */
+
+/* In the guardian: wait for the end of the pipe, then remove the directory
+ * open as dfd if `path` still names it. */
+_Noreturn static void guard(int rd, int dfd, const char *path)
+{
+    struct stat held, now;
+    char c;
+    ssize_t n;
+    while ((n = read(rd, &c, 1)) > 0 || (n < 0 && errno == EINTR)) {}
+    if (fstat(dfd, &held) == 0 && lstat(path, &now) == 0 && S_ISDIR(now.st_mode) && now.st_dev == held.st_dev &&
+        now.st_ino == held.st_ino) {
+        clear_dir(dfd, 0);
+        rmdir(path);
+    }
+    _exit(0);
+}
+
+bool cleanup_guard_dir(const char *dir)
+{
+    int p[2];
+    if (strlen(dir) >= PATH_MAX || pipe2(p, O_CLOEXEC) != 0) return false;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0) {
+        close(p[0]);
+        close(p[1]);
+        return false;
+    }
+    static char path[PATH_MAX];   /* the child's copy: no allocation after fork */
+    strcpy(path, dir);
+    sigset_t old;
+    block(&old);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setsid();   /* out of the terminal's process group: Ctrl-C is not for it */
+        for (size_t i = 0; i < NHANDLED; i++) signal(handled[i], SIG_IGN);
+        signal(SIGPIPE, SIG_IGN);
+        restore(&old);
+        /* nothing of the program's stays open here (a build that waits for
+         * the end of the program's output must not wait for this) */
+        int null = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3; fd++) if (null >= 0) dup2(null, fd);
+        long max = sysconf(_SC_OPEN_MAX);
+        for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+            if (fd != p[0] && fd != dfd) close(fd);
+        guard(p[0], dfd, path);
+    }
+    restore(&old);
+    close(p[0]);
+    close(dfd);
+    if (pid < 0) {
+        close(p[1]);
+        return false;
+    }
+    /* p[1] stays open (close-on-exec: ptxas and other programs run from
+     * here do not hold it) until this process and its forks are gone */
+    return true;
 }
 
 /* ------------------------------------------------------------ options */

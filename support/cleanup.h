@@ -29,7 +29,7 @@
  * records results as children end records none after a signal, and a file
  * it writes under cleanup_hold is either whole or not begun.
  *
- * Up to 1024 children and 16 directories are tracked at a time (static
+ * Up to 1024 children and 16 directories (or files) are tracked at a time (static
  * storage: the handler cannot allocate); more are started, untracked.
  *
  * Registration works without cleanup_install() too (the program then just
@@ -46,6 +46,10 @@
 void cleanup_install(void);
 
 /* fork(), with the child registered before any signal can be handled.
+ * The child gets SIGTERM when this program dies, however it dies
+ * (PR_SET_PDEATHSIG; kept across exec): a SIGKILL of the program must not
+ * leave an optimizer running without its time limit, nor a ptxas whose
+ * result nobody reads.
  * own_group: the child leads a new process group (a shell command and all
  * it starts get the signal and can be killed together; a terminal's Ctrl-C
  * then reaches them only through this program).  Otherwise the child stays
@@ -63,6 +67,29 @@ char *cleanup_mkdtemp(char *tmpl);
 
 /* Removes the directory tree `path` now and stops tracking it (NULL-safe). */
 void cleanup_remove_dir(const char *path);
+
+/* mkstemp(), the file registered like a directory, so that a signal
+ * removes it: for a temporary file that is renamed into place.  Returns
+ * the descriptor or -1 with errno set.  cleanup_forget_path(path) once it
+ * is renamed (it is no longer ours to remove), cleanup_remove_dir(path)
+ * to remove it. */
+int cleanup_mkstemp(char *tmpl);
+void cleanup_forget_path(const char *path);
+
+/* SIGKILL cannot be handled: a program killed with it (an OOM killer, a
+ * batch system's hard limit, `kill -9`) would leave `dir` behind.  This
+ * starts a guardian: a small process that holds the read end of a pipe
+ * whose write end only this program (and what it forks, not what it
+ * execs) holds; when the pipe reports end of file, whatever ended the
+ * program, the guardian removes `dir` (the same directory, checked by
+ * device and inode: never another one made under the same name later) and
+ * exits.  It ignores the terminal's signals, keeps no descriptor of the
+ * program's but the pipe (a build waiting for the end of a pipe is not
+ * kept waiting), and removes nothing when the program removed `dir`
+ * first.  It is a child that is never waited for: it outlives the
+ * program by the time it takes to remove `dir`.  Returns false when it
+ * cannot start (the program goes on, unguarded). */
+bool cleanup_guard_dir(const char *dir);
 
 /* The registered children get `sig` instead of the signal that arrived
  * (0, the default: the same one).  ptxopt-tune's commands get SIGTERM: it

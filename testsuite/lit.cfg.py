@@ -4,10 +4,12 @@
 #   *.ptx, *.test  under lit/, unit/, ...   RUN/CHECK lines (FileCheck)
 #   corpus/**/*.ptx                          the round-trip ladder (see corpus/lit.local.cfg)
 #
-# Substitutions: %ptxopt %ptxopt-emu %ptxopt-run %cuda_stub %mock_cuda %FileCheck %ptxas %srcdir %builddir %unit
+# Substitutions: %ptxopt %ptxopt-emu %ptxopt-run %ptxopt-report %ptxopt-model-query %ptxopt-emu-measure
+#   %cuda_stub %mock_cuda %FileCheck %ptxas %srcdir %builddir %unit
 # Features: 'ptxas' when NVIDIA ptxas is found ($PTXAS, PATH, /usr/local/cuda/bin),
 #           'nvcc' likewise; tests that need them say REQUIRES: ptxas and are
 #           reported UNSUPPORTED (counted as skipped, never as passed) without.
+#           'cuobjdump' (%cuobjdump) likewise; 'cmake' when cmake is on PATH.
 #           'nvdisasm' when NVIDIA's nvdisasm is found ($NVDISASM, PATH,
 #           /usr/local/cuda/bin, then where configure found it: the pip
 #           install of ./bootstrap); SASS tests say REQUIRES: nvdisasm.
@@ -52,6 +54,17 @@ if nvdisasm:
 else:
     lit_config.warning("nvdisasm not found: the SASS tests are UNSUPPORTED (skipped); "
                        "./bootstrap installs it (pip: nvidia-cuda-nvdisasm)")
+# 'cuobjdump' (%cuobjdump) like nvdisasm, also beside the nvdisasm configure
+# found (./bootstrap's pip install has both); 'cmake' when cmake is on PATH
+cuobjdump = find_tool("CUOBJDUMP", "cuobjdump")
+if not cuobjdump and nvdisasm:
+    p = os.path.join(os.path.dirname(nvdisasm), "cuobjdump")
+    cuobjdump = p if os.access(p, os.X_OK) else None
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+config.substitutions.append(("%cuobjdump", cuobjdump or "false"))
+if shutil.which("cmake"):
+    config.available_features.add("cmake")
 if getattr(config, "z3_libs", ""):
     config.available_features.add("z3")
 # 'gnuplot' when gnuplot is found ($GNUPLOT, PATH): ptxopt-tune --plot draws
@@ -62,6 +75,23 @@ if gnuplot and os.access(gnuplot, os.X_OK):
 else:
     lit_config.warning("gnuplot not found: the ptxopt-tune --plot tests are UNSUPPORTED (skipped); "
                        "./bootstrap installs it (apt-get install gnuplot-nox)")
+# 'root' when the tests run as root (CI does): tests that need a file of
+# another user make one with chown; elsewhere they are UNSUPPORTED.
+if os.geteuid() == 0:
+    config.available_features.add("root")
+# 'memory-limit' when the ptxas wrapper can limit its optimizer's memory
+# (not in an AddressSanitizer build, whose shadow memory needs terabytes of
+# address space)
+def wrapper_limits_memory():
+    import subprocess
+    try:
+        out = subprocess.run([os.path.join(config.ptxopt_builddir, "ptxopt-ptxas"), "--ptxopt-dry-run"],
+                             capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return any(l.startswith("memory limit: ") and "not applied" not in l for l in out.splitlines())
+if wrapper_limits_memory():
+    config.available_features.add("memory-limit")
 # 'ptxopt-run' when it was built (configure found cuda.h); 'cuda-stub' when
 # configure found the toolkit's stub libcuda.so (%cuda_stub).
 if os.access(os.path.join(bindir, "ptxopt-run"), os.X_OK):
@@ -95,6 +125,10 @@ def toolkit_bin(nvcc):
 
 # %cuda_bin: the toolkit's bin directory (holds the real nvcc, nvcc.profile, ptxas)
 config.substitutions.append(("%cuda_bin", toolkit_bin(nvcc) if nvcc else "/nonexistent"))
+# (longer names first: a substitution also matches the start of a longer one)
+config.substitutions.append(("%ptxopt-report", os.path.join(bindir, "ptxopt-report")))
+config.substitutions.append(("%ptxopt-model-query", os.path.join(bindir, "ptxopt-model-query")))
+config.substitutions.append(("%ptxopt-emu-measure", os.path.join(srcdir, "tools", "ptxopt-emu", "ptxopt-emu-measure")))
 config.substitutions.append(("%ptxopt-emu", os.path.join(bindir, "ptxopt-emu")))
 config.substitutions.append(("%ptxopt-tune", os.path.join(bindir, "ptxopt-tune")))
 config.substitutions.append(("%ptxopt-run", os.path.join(bindir, "ptxopt-run")))
@@ -110,7 +144,7 @@ config.substitutions.append(("%unit", os.path.join(bindir, "testsuite", "unit"))
 config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
 # Sanitizer runs (CI) must not be slowed by leak checks of short-lived tools.
-for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME", "GNUPLOT"):
+for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "PTXAS", "NVCC", "TMPDIR", "HOME", "GNUPLOT", "CUOBJDUMP"):
     if k in os.environ:
         config.environment[k] = os.environ[k]
 # LLVM's test tools (FileCheck, not, count) come from llvm-14-tools.

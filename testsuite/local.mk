@@ -44,3 +44,17 @@ dist-testsuite:
 	tar cf - --files-from="$$list" | (cd "$$dest" && tar xf -) && \
 	echo "  DIST     testsuite/ ($$(wc -l < "$$list") files)"
 .PHONY: dist-testsuite
+
+## `make fuzz-wrapper`: a long campaign of testsuite/wrapper/fuzz_wrapper.py
+## (random ptxas command lines, files and wrapper settings against plain
+## ptxas; `make check` runs 60 cases with a fixed seed):
+##   make fuzz-wrapper FUZZ_CASES=5000              (a random seed, printed)
+##   make fuzz-wrapper FUZZ_SEED=123 FUZZ_CASES=40  (repeat a campaign)
+FUZZ_CASES ?= 1000
+FUZZ_SEED ?= random
+fuzz-wrapper: ptxopt-ptxas$(EXEEXT)
+	@ptxas=$${PTXAS:-$$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}; \
+	$(PYTHON) $(srcdir)/testsuite/wrapper/fuzz_wrapper.py --wrapper=$(abs_top_builddir)/ptxopt-ptxas$(EXEEXT) \
+	  --ptxas="$$ptxas" --cases=$(FUZZ_CASES) --seed=$(FUZZ_SEED) \
+	  --ptx=$(srcdir)/testsuite/corpus/nvcc/vote.sm_80.ptx --ptx=$(srcdir)/testsuite/corpus/nvcc/reduce_shfl_down.sm_80.ptx
+.PHONY: fuzz-wrapper

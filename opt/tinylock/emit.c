@@ -100,6 +100,7 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
         Stmt *st = ir_new_instr(fn, buf, 2);
         st->u.instr.ops[0] = addr;
         st->u.instr.ops[1] = ir_op_int(m, 0);
+        st->line = s->release->line;
         ir_insert_before(s->release, st);
         ir_remove(s->release);
         s->release = st;
@@ -115,6 +116,7 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
         Stmt *ns = ir_new_instr(fn, "nanosleep.u32", 1);
         ns->u.instr.ops[0] = ir_op_int(m, o->backoff);
         ns->u.instr.guard = b->guard, ns->u.instr.guard_neg = s->again_neg; /* after a failed attempt */
+        ns->line = s->bra->line;
         ir_insert_before(s->bra, ns);
     }
     if (o->debug_spin > 0) {
@@ -125,6 +127,17 @@ void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s
         for (Stmt *p = s->cas->prev; p && p->kind == STMT_INSTR && p->u.instr.op == OP_mov; p = p->prev) e.at = p;
         tl_debug_count(&e, cnt, NULL, false);
     }
+}
+
+/* fix-races=1: the lock acquired without a fence.  Only the attempt
+ * changes, to an acquire at its own scope: the ABI's memory-order
+ * parameter is monotonic, so strengthening relaxed to acquire keeps every
+ * execution the original allowed (and removes the ones where the critical
+ * section's accesses are performed before the lock is taken). */
+void tl_emit_fix_race(Function *fn, SpinSite *s)
+{
+    set_sem(fn, &s->cas->u.instr, "acquire", s->cas_scope);
+    ir_touch(s->cas);
 }
 
 /* ------------------------------------------------------------- barrier */

@@ -148,7 +148,8 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
         int ninit = 0;
         for (uint32_t k = 0; k < mi->nacc && !why[0]; k++) {
             const MemAccess *a = &mi->acc[k];
-            bool other_var = a->base.kind == BASE_VAR && !str_eq(a->base.name, var) && a->space != SPACE_GENERIC;
+            bool other_var = a->base.kind == BASE_VAR && !str_eq(a->base.name, var) && a->space != SPACE_GENERIC &&
+                             !(memory_var_dynamic_shared(fn->mod, a->base.name) && memory_var_dynamic_shared(fn->mod, var));
             if (other_var || (a->space != SPACE_SHARED && a->space != SPACE_GENERIC)) continue;
             Stmt *st = cfg->instr[a->instr];
             const Instr *in = &st->u.instr;
@@ -174,6 +175,36 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
             else
                 snprintf(why, sizeof why, "the access at line %u of the lock's variable is neither an initialising store, a consumer "
                          "nor a fenced release", st->line);
+        }
+        /* What the fences ordered besides the token (issue 23, classes 3
+         * and 4): a call may store to the word or synchronise; another
+         * fence, an atomic or an acquire/release elsewhere may rely
+         * on the membar.cta around the token to order this thread's other
+         * accesses, which ld.acquire and st.release do not. */
+        for (uint32_t k = 0; k < cfg->ninstr && !why[0]; k++) {
+            if (!cfg_reachable(cfg, cfg->instr_block[k])) continue;
+            Stmt *st = cfg->instr[k];
+            if (cfg->iflags[k] & OPF_CALL) {
+                snprintf(why, sizeof why, "a call at line %u: the callee's accesses are not analysed", st->line);
+                break;
+            }
+            bool ours = false;
+            for (int j = 0; j < ncons && !ours; j++)
+                if (cons[j].s && (cons[j].s->fence_acq == st || cons[j].s->cas == st || cons[j].restore == st)) ours = true;
+            for (int r = 0; r < nrel && !ours; r++) ours = rel[r] == st || relf[r] == st;
+            if (ours) continue;
+            Opcode op = st->u.instr.op;
+            uint32_t ai = mi->acc_of_instr[k];
+            const MemAccess *a = ai != ANA_NONE ? &mi->acc[ai] : NULL;
+            /* volatile and relaxed accesses are observed but synchronise
+             * with nothing without a fence, an acquire/release or an
+             * atomic, which are what this looks for */
+            bool strong = a && ((a->flags & MACC_ATOMIC) || instr_has_mod(&st->u.instr, ".acquire") ||
+                                instr_has_mod(&st->u.instr, ".release") || instr_has_mod(&st->u.instr, ".acq_rel"));
+            bool same_var = a && a->base.kind == BASE_VAR && str_eq(a->base.name, var);
+            if (op == OP_membar || op == OP_fence || (strong && !same_var && !(a->flags & MACC_NC)))
+                snprintf(why, sizeof why, "the %s at line %u: the token's membar.cta may order it too (not kept by "
+                         "ld.acquire/st.release)", (op == OP_membar || op == OP_fence) ? "fence" : "synchronising access", st->line);
         }
         /* the barrier after every initialisation that comes before every consumer */
         if (!why[0]) {
@@ -216,6 +247,7 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
             Instr *ci = &s->cas->u.instr;
             Stmt *ld = ir_new_instr(fn, "ld.acquire.cta.shared.u32", 2);
             ld->u.instr.ops[0] = ci->ops[0], ld->u.instr.ops[1] = ci->ops[1];
+            ld->line = s->cas->line; /* remarks and later passes name the source line it replaces */
             ir_insert_before(s->cas, ld);
             ir_remove(s->cas);
             ir_remove(s->fence_acq);
@@ -230,6 +262,7 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
                     Stmt *ns = ir_new_instr(fn, "nanosleep.u32", 1);
                     ns->u.instr.ops[0] = ir_op_int(fn->mod, o->backoff);
                     ns->u.instr.guard = s->bra->u.instr.guard, ns->u.instr.guard_neg = s->again_neg;
+                    ns->line = s->bra->line;
                     ir_insert_before(s->bra, ns);
                 }
                 if (o->debug_spin > 0) {
@@ -246,6 +279,7 @@ int tl_flag_rewrite(Function *fn, const TlTarget *t, const Options *o, SpinSite 
             Instr *in = &rel[r]->u.instr;
             Stmt *st = ir_new_instr(fn, "st.release.cta.shared.b32", 2);
             st->u.instr.ops[0] = in->ops[1], st->u.instr.ops[1] = ir_op_int(fn->mod, 0);
+            st->line = rel[r]->line;
             ir_insert_before(rel[r], st);
             remark(rm, PASS, fn, rel[r], REMARK_APPLIED, "lock used as a flag: the producer's membar.cta + atom.exch release became st.release.cta");
             ir_remove(rel[r]);

@@ -38,6 +38,7 @@ typedef struct Options {
     long debug_spin;                /* 0: off */
     long backoff;                   /* nanosleep ns, 0: off */
     bool profit;                    /* profit=auto */
+    bool fix_races;                 /* fix-races=1: a lock acquired without a fence gets an acquire CAS */
 } Options;
 
 extern const char *const tl_keys[];
@@ -73,9 +74,13 @@ typedef struct SpinSite {
     Stmt *fence_rel, *release;/* the fence before the release, the release */
     const Term *addr;
     Str space;                /* ".shared", ".global" or empty (generic) */
-    const char *scope;        /* of the fences: "cta", "gpu", "sys" */
+    const char *scope;        /* of the rewrite: the fences', widened to the lock operations' own ("cta", "gpu", "sys") */
+    const char *fence_scope;  /* of the fences as written */
     bool exch_dead;           /* the release is atom.exch whose result nothing reads */
     bool acquire_shape;       /* the loop, the attempt and the fence were recognised (release or not) */
+    bool racy;                /* the loop and the attempt were recognised, with no fence after the acquire:
+                                 the critical section is not ordered after the lock (fix-races=1) */
+    const char *cas_scope;    /* the attempt's own scope ("gpu" when it names none, as atom's default) */
     bool ok;
     char why[240];            /* when not ok */
 } SpinSite;
@@ -147,6 +152,7 @@ long long tl_module_shared_bytes(const Module *m);   /* for tl_target */
 /* ----------------------------------------------------------------- emit */
 
 void tl_emit_spin(Function *fn, const TlTarget *t, const Options *o, SpinSite *s);
+void tl_emit_fix_race(Function *fn, SpinSite *s);
 void tl_emit_barrier(Function *fn, const TlTarget *t, const Options *o, BarPlan *p);
 
 #endif

@@ -196,18 +196,95 @@ void tl_spin_legal(Function *fn, const TlTarget *t, SpinSite *s)
                      "spinning on the lock can never arrive", cfg->instr[i]->line);
             goto out;
         }
-    /* what else the full fences order */
+    /* What the full fences order that acquire/release does not.  The
+     * fence after the CAS orders every access before the lock (PRE) before
+     * every access after it (IN: the critical section; POST: after the
+     * release); the fence before the release orders PRE and IN before
+     * POST.  An acquire CAS and a releasing store keep PRE and IN before
+     * the release and the CAS before IN and POST, but not the pairs
+     * PRE x IN, PRE x POST, IN x POST: where either access of such a pair
+     * synchronises (atomic, volatile, relaxed, acquire/release: another
+     * thread may observe it without the lock), the fences had that role
+     * too (issue 23, class 4).  Two weak accesses of such a pair are
+     * ordered for every thread that takes the lock (the lock's own
+     * release/acquire), and for any other thread only through a fence.sc
+     * of its own: so no other fence may be in the kernel either. */
     w.stop = strcmp(s->scope, "cta") == 0;
     w.plan = NULL;
     walk(&w, casi, false);
+    uint8_t *pre = malloc(cfg->ninstr + 1);
+    memcpy(pre, w.seen, cfg->ninstr + 1);
+    walk_reset(&w);
     walk(&w, rel, true);
+    uint32_t fr = cfg_instr_index(cfg, s->fence_rel);
+    for (uint32_t i = 0; i < cfg->ninstr; i++) {
+        if (!cfg_reachable(cfg, cfg->instr_block[i])) continue;
+        if ((cfg->iflags[i] & OPF_CALL) && (pre[i] || w.seen[i])) {
+            snprintf(s->why, sizeof s->why, "a call at line %u before or after the lock: the callee's accesses and fences are not "
+                     "analysed", cfg->instr[i]->line);
+            free(pre);
+            goto out;
+        }
+        Opcode op = cfg->instr[i]->u.instr.op;
+        if ((op == OP_membar || op == OP_fence) && i != fa && i != fr) {
+            snprintf(s->why, sizeof s->why, "another fence in the kernel (line %u): with it, the lock's fences may order accesses for a "
+                     "thread that does not take the lock (fence-SC order)", cfg->instr[i]->line);
+            free(pre);
+            goto out;
+        }
+    }
+    /* the accesses other threads may run while this thread is in the
+     * critical section: for a cta-scope lock, those not separated from
+     * it by a CTA barrier (every thread of the CTA is between the same
+     * two barriers); else every access of the kernel */
+    bool cta = strcmp(s->scope, "cta") == 0;
+    uint8_t *near = malloc(cfg->ninstr + 1);
+    for (uint32_t i = 0; i <= cfg->ninstr; i++) near[i] = !cta || own[i] || pre[i] || w.seen[i];
+    /* first strong and first other access of each set (instruction + 1).
+     * A synchronising access in the critical section that no synchronising
+     * access outside it may touch (every strong access to its bytes is in
+     * the critical section too: data the lock protects, like a volatile
+     * counter; a weak access synchronises with nothing) is observed only
+     * by threads that take the lock, whose own release/acquire orders it. */
+    uint32_t strong[3] = { 0 }, any[3] = { 0 };
     for (uint32_t k = 0; k < mi->nacc; k++) {
         const MemAccess *a = &mi->acc[k];
-        if (!w.seen[a->instr] || own[a->instr] || immutable(mi, a) || weak(cfg->instr[a->instr], a)) continue;
+        uint32_t i = a->instr;
+        if (i == casi || i == rel || immutable(mi, a)) continue;
+        bool st = !weak(cfg->instr[i], a);
+        if (st && own[i]) {
+            bool prot = true;
+            for (uint32_t j = 0; j < mi->nacc && prot; j++) {
+                const MemAccess *b = &mi->acc[j];
+                if (own[b->instr] || b->instr == casi || !near[b->instr] || immutable(mi, b)) continue;
+                if (weak(cfg->instr[b->instr], b)) continue;   /* a weak access synchronises with nothing */
+                if (memory_alias(fn, i, b->instr) != ALIAS_NO) prot = false;
+            }
+            if (prot) st = false;
+        }
+        bool in_set[3] = { pre[i] && !own[i], own[i] != 0, w.seen[i] && !own[i] };
+        for (int x = 0; x < 3; x++) {
+            if (!in_set[x]) continue;
+            if (!any[x]) any[x] = i + 1;
+            if (st && !strong[x]) strong[x] = i + 1;
+        }
+    }
+    free(pre);
+    free(near);
+    static const char *const setname[3] = { "before the lock", "in the critical section", "after the release" };
+    /* the lost pairs: (PRE, IN), (PRE, POST), (IN, POST) */
+    static const int pairs[3][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+    for (int q = 0; q < 3; q++) {
+        int a = pairs[q][0], b = pairs[q][1];
+        uint32_t sa = strong[a] ? strong[a] : 0, sb = strong[b] ? strong[b] : 0;
+        uint32_t xa = 0, xb = 0;
+        if (sa && any[b]) xa = sa, xb = any[b];
+        else if (sb && any[a]) xa = any[a], xb = sb;
+        if (!xa) continue;
         snprintf(s->why, sizeof s->why,
-                 "the fences also order the synchronising access at line %u (atomic, volatile or ordered), outside the critical "
-                 "section%s: they may have another role",
-                 cfg->instr[a->instr]->line, w.stop ? " and not separated from it by a CTA barrier" : "");
+                 "the fences also order line %u (%s) before line %u (%s), and one of them synchronises (atomic, volatile or ordered): "
+                 "acquire/release on the lock would not keep that order",
+                 cfg->instr[xa - 1]->line, setname[a], cfg->instr[xb - 1]->line, setname[b]);
         goto out;
     }
     s->ok = true;
@@ -297,6 +374,9 @@ static bool affine_producer(BCtx *c, const MemAccess *x, const MemAccess *y, int
     if (!c->tid || !cta_uniform_but_tid(x->addr, c->tid, 0)) return false;
     uint64_t coef = 0;
     if (!term_linear_in(c->tt, x->addr, c->tid, &coef) || !coef) return false;
+    /* the load must read within the one producer's bytes: a wider load
+     * also covers its neighbour's store (issue 23, class 1) */
+    if (!y->bytes || y->bytes > x->bytes) return false;
     unsigned w = x->addr->width;
     int64_t sc = w == 64 ? (int64_t)coef : (int64_t)(int32_t)(uint32_t)coef;
     uint64_t mag = sc < 0 ? (uint64_t)-sc : (uint64_t)sc;
@@ -409,12 +489,16 @@ static bool matched(BCtx *c, uint32_t kx, uint32_t ky, int64_t *N, bool *z3, cha
     return true;
 }
 
-static bool may_conflict(const MemAccess *x, const MemAccess *y)
+static bool may_conflict(const Module *m, const MemAccess *x, const MemAccess *y)
 {
     if (!(x->flags & (MACC_STORE | MACC_ATOMIC)) && !(y->flags & (MACC_STORE | MACC_ATOMIC))) return false;
     bool gx = x->space == SPACE_GENERIC, gy = y->space == SPACE_GENERIC;
     if (!gx && !gy && x->space != y->space) return false;
-    if (x->base.kind == BASE_VAR && y->base.kind == BASE_VAR && !str_eq(x->base.name, y->base.name)) return false;
+    /* different variables never share bytes, except `.extern .shared`
+     * arrays, which all start at the dynamic shared memory (class 2) */
+    if (x->base.kind == BASE_VAR && y->base.kind == BASE_VAR && !str_eq(x->base.name, y->base.name) &&
+        !(memory_var_dynamic_shared(m, x->base.name) && memory_var_dynamic_shared(m, y->base.name)))
+        return false;
     return true;
 }
 
@@ -460,7 +544,7 @@ void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
                 if (!before.seen[x->instr] || immutable(c.mi, x)) continue;
                 for (uint32_t ky = 0; ky < c.mi->nacc && !fail; ky++) {
                     const MemAccess *y = &c.mi->acc[ky];
-                    if (!after.seen[y->instr] || immutable(c.mi, y) || !may_conflict(x, y)) continue;
+                    if (!after.seen[y->instr] || immutable(c.mi, y) || !may_conflict(fn->mod, x, y)) continue;
                     int64_t n;
                     bool z3;
                     char why[240];
@@ -470,7 +554,7 @@ void tl_barrier_legal(Function *fn, const TlTarget *t, BarPlan *p)
                         fail = true;
                         break;
                     }
-                    if (n == 0 && !z3) continue; /* the thread's own bytes: program order */
+                    if (n == 0) continue; /* only the thread's own bytes (affine or Z3): program order, no channel */
                     int k;
                     for (k = 0; k < p->ncons; k++)
                         if (p->cons[k].instr == y->instr) break;

@@ -6,7 +6,7 @@
 
 #include "opt/tinylock/internal.h"
 
-const char *const tl_keys[] = { "rewrite", "debug-spin", "backoff", "profit", NULL };
+const char *const tl_keys[] = { "rewrite", "debug-spin", "backoff", "profit", "fix-races", NULL };
 
 static bool read_rewrite(const char *v, Options *o, char *err, size_t errsz)
 {
@@ -46,6 +46,13 @@ bool tl_read_options(const PassInvocation *inv, Options *o, char *err, size_t er
     int profit;
     if (!pass_arg_choice(inv, "profit", profit_names, 2, 0, &profit, err, errsz)) return false;
     o->profit = profit == 0;
+    long fr = 0;
+    if (!pass_arg_int(inv, "fix-races", &fr, 0, err, errsz)) return false;
+    if (fr != 0 && fr != 1) {
+        snprintf(err, errsz, "fix-races=%ld is not 0 or 1", fr);
+        return false;
+    }
+    o->fix_races = fr == 1;
     return true;
 }
 

@@ -28,6 +28,16 @@ static void run_spin(Function *fn, const TlTarget *t, const Options *o, Remarks 
     int done = 0;
     for (int i = 0; i < n; i++) {
         if (!s[i].ok) {
+            if (s[i].racy && o->spinlock && o->fix_races && t->ordered) {
+                tl_emit_fix_race(fn, &s[i]);
+                analysis_invalidate(fn);
+                remark(rm, PASS, fn, s[i].cas, REMARK_APPLIED, "racy spin lock fixed (fix-races=1): the %s becomes an acquire at "
+                       "%s scope (only adds ordering); fences and release kept", instr_has_mod(&s[i].cas->u.instr, ".exch") ?
+                       "atom.exch" : "atom.cas", s[i].cas_scope);
+                s[i].racy = false;
+                done++;
+                continue;
+            }
             if (o->spinlock) remark(rm, PASS, fn, s[i].cas, REMARK_MISSED, "spin lock not upgraded: %s", s[i].why);
             continue;
         }
@@ -39,7 +49,7 @@ static void run_spin(Function *fn, const TlTarget *t, const Options *o, Remarks 
         remark(rm, PASS, fn, s[i].cas, REMARK_APPLIED,
                "spin lock upgraded: %s + %s -> acquire-%s (%s scope), %s + atom.exch -> %s at line %u%s%s; "
                "critical section kept; shared memory +0 bytes",
-               tas ? "atom.exch" : "atom.cas", tl_membar(s[i].scope), tas ? "exch" : "CAS", s[i].scope, tl_membar(s[i].scope),
+               tas ? "atom.exch" : "atom.cas", tl_membar(s[i].fence_scope), tas ? "exch" : "CAS", s[i].scope, tl_membar(s[i].fence_scope),
                s[i].release->u.instr.op == OP_st ? "st.release" : "atom.release.exch", rel_line,
                o->backoff > 0 && t->ordered ? ", nanosleep backoff" : "", o->debug_spin > 0 ? ", debug spin bound" : "");
         done++;
@@ -87,6 +97,21 @@ static void run_barrier(Function *fn, const TlTarget *t, const Options *o, Remar
             p.nrelaxed = 0;
         }
     }
+    /* profit=auto prices the flags' shared memory against occupancy: a
+     * rewrite that lowers the blocks an SM holds (on the target, at the
+     * declared block size) is not taken for the barriers it saves */
+    if (p.nrelaxed && p.ncons && o->profit) {
+        Resources r0 = tl_resources(fn, t, p.ntid, 4ll * p.nflags);
+        if (r0.arch && r0.blocks_after < r0.blocks_before) {
+            for (int i = 0; i < p.nbars; i++)
+                if (p.bars[i].relaxed)
+                    p.bars[i].relaxed = false,
+                    snprintf(p.bars[i].why, sizeof p.bars[i].why, "not profitable: the flags (%lld bytes of shared memory) lower the "
+                             "blocks per SM on %s from %d to %d (profit=off forces)", r0.smem_added, r0.arch, r0.blocks_before,
+                             r0.blocks_after);
+            p.nrelaxed = 0;
+        }
+    }
     for (int i = 0; i < p.nbars; i++) {
         BarSite *b = &p.bars[i];
         if (b->relaxed) continue;
@@ -95,11 +120,18 @@ static void run_barrier(Function *fn, const TlTarget *t, const Options *o, Remar
     if (p.nrelaxed) {
         long long bytes = p.ncons ? 4ll * p.nflags : 0;
         Resources r = tl_resources(fn, t, p.ntid, bytes);
-        for (int i = 0; i < p.nbars; i++)
-            if (p.bars[i].relaxed)
+        const char *shape = p.ntid ? "" : "; block shape unknown: kept as @!one_d bar.sync for blocks of several rows";
+        for (int i = 0; i < p.nbars; i++) {
+            if (!p.bars[i].relaxed) continue;
+            int channels = 0;
+            for (int k = 0; k < p.ncons; k++) channels += (p.cons[k].bars >> i) & 1;
+            if (channels)
                 remark(rm, PASS, fn, p.bars[i].bar, REMARK_APPLIED, "barrier replaced by point-to-point %s channels (epoch %d)%s",
-                       p.legacy ? "volatile/membar.cta flag" : "st.release/ld.acquire flag", p.bars[i].epoch,
-                       p.ntid ? "" : "; block shape unknown: kept as @!one_d bar.sync for blocks of several rows");
+                       p.legacy ? "volatile/membar.cta flag" : "st.release/ld.acquire flag", p.bars[i].epoch, shape);
+            else /* every crossing pair is the thread's own bytes (N = 0) */
+                remark(rm, PASS, fn, p.bars[i].bar, REMARK_APPLIED, "barrier removed: every access crossing it that another thread "
+                       "could touch reads the thread's own store (N = 0), which program order keeps; no channel%s", shape);
+        }
         for (int i = 0; i < p.ncons; i++)
             remark(rm, PASS, fn, p.cons[i].ld, REMARK_APPLIED, "consumer waits for thread %%tid.x%+lld (producer store at line %u, "
                    "epoch %d; unique producer proved %s)%s", (long long)p.cons[i].shift, p.cons[i].producer->line, p.cons[i].epoch,

@@ -49,6 +49,7 @@ Stmt *tl_ins(TlEmit *e, Reg *guard, bool neg, const char *full, int n, const Ope
     for (int i = 0; i < n; i++) s->u.instr.ops[i] = ops[i];
     s->u.instr.guard = guard;
     s->u.instr.guard_neg = neg;
+    if (e->at) s->line = e->at->line; /* the source line it is emitted for (remarks) */
     ir_insert_before(e->at, s);
     return s;
 }
@@ -116,6 +117,9 @@ void tl_flag_publish(TlEmit *e, Reg *addr, uint32_t value)
 void tl_flag_wait(TlEmit *e, Reg *addr, uint32_t value, Reg *active)
 {
     Reg *f = ir_fresh_reg(e->fn, ".b32"), *again = ir_fresh_reg(e->fn, ".pred"), *cnt;
+    /* the guarded load leaves f unwritten where active is false: define it
+     * (the value counts as arrived; the setp ANDs it with active anyway) */
+    if (active) INS(e, NULL, false, "mov.u32", ir_op_reg(f), tl_imm(e, value));
     Str l = tl_loop_begin(e, &cnt);
     INS(e, active, false, e->t.ordered ? "ld.acquire.cta.shared.u32" : "ld.volatile.shared.u32", ir_op_reg(f),
         tl_addr(e, addr, 0));

@@ -59,6 +59,17 @@ static bool has_order(const Instr *in)
     return false;
 }
 
+/* The scope an atom/st names, or dflt when it names none. */
+static const char *scope_of(const Instr *in, const char *dflt)
+{
+    if (instr_has_mod(in, ".sys")) return "sys";
+    if (instr_has_mod(in, ".gpu") || instr_has_mod(in, ".cluster")) return "gpu";
+    if (instr_has_mod(in, ".cta")) return "cta";
+    return dflt;
+}
+
+static int scope_rank(const char *s) { return !s ? 0 : strcmp(s, "cta") == 0 ? 1 : strcmp(s, "gpu") == 0 ? 2 : 3; }
+
 /* The lock's space as written: ".shared", ".global" or "" (generic). */
 static Str space_of(const Instr *in)
 {
@@ -172,11 +183,17 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
         }
         Stmt *f = cfg->block_instr[E] < cfg->block_instr[E + 1] ? cfg->instr[cfg->block_instr[E]] : NULL;
         s->scope = f ? fence_scope(f) : NULL;
+        s->cas_scope = scope_of(&cas->u.instr, "gpu");
         if (!s->scope) {
-            snprintf(s->why, sizeof s->why, "no full fence (membar/fence.sc) where the lock is acquired: nothing to replace by acquire semantics");
+            /* the common CUDA lock: while (atomicCAS(..)); CS; __threadfence(); atomicExch(..) */
+            s->racy = true;
+            snprintf(s->why, sizeof s->why, "no fence or .acquire where the lock is acquired: the critical section's accesses are not "
+                     "ordered after the %s (a data race under the PTX memory model); fix-races=1 makes it an acquire "
+                     "(only adds ordering)", tas ? "atom.exch" : "atom.cas");
             continue;
         }
         s->fence_acq = f;
+        s->fence_scope = s->scope;
         s->acquire_shape = true;
         /* the release: one, after a fence of the same scope */
         int nrel = 0;
@@ -196,6 +213,16 @@ SpinSite *tl_spin_sites(Function *fn, int *n)
             continue;
         }
         const Instr *ri = &s->release->u.instr;
+        /* The rewrite's scope: the fences', but never narrower than the
+         * lock operations' own (atom is .gpu when it names none; a
+         * volatile store is .sys): a .cta CAS is not morally strong with
+         * another CTA's, which would lose mutual exclusion across CTAs.
+         * Shared memory has no other CTA: the fences' scope suffices. */
+        if (!str_eqc(s->space, ".shared")) {
+            const char *rs = ri->op == OP_atom ? scope_of(ri, "gpu") : instr_has_mod(ri, ".volatile") ? "sys" : s->scope;
+            if (scope_rank(s->cas_scope) > scope_rank(s->scope)) s->scope = s->cas_scope;
+            if (scope_rank(rs) > scope_rank(s->scope)) s->scope = rs;
+        }
         s->exch_dead = false;
         if (ri->op == OP_atom) {
             if (ri->ops[0].kind == OPND_SINK) s->exch_dead = true;
@@ -222,16 +249,27 @@ static bool plain_cta_barrier(const Instr *in)
     return false;
 }
 
-static uint32_t block_threads(const Function *fn)
+/* Threads per block when .reqntid N,1,1 fixes one row (0: the shape is
+ * not known, UINT32_MAX: several rows).  .maxntid bounds the count, not
+ * the shape: a 32x2 launch of a .maxntid 64,1,1 kernel is legal (issue
+ * 23, class 6); *bound gets the most threads a block may have (0: none
+ * declared). */
+static uint32_t block_threads(const Function *fn, uint32_t *bound)
 {
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < fn->nperf; i++) {
-            const PerfDirective *p = &fn->perf[i];
-            if (!str_eqc(p->name, pass ? ".maxntid" : ".reqntid") || !p->n) continue;
-            if ((p->n > 1 && p->v[1] != 1) || (p->n > 2 && p->v[2] != 1)) return UINT32_MAX; /* not one row */
-            return p->v[0];
-        }
-    return 0;
+    *bound = 0;
+    uint32_t req = 0;
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        const PerfDirective *p = &fn->perf[i];
+        if (!p->n) continue;
+        uint64_t prod = 1;
+        for (uint32_t k = 0; k < p->n && k < 3; k++) prod *= p->v[k];
+        if (str_eqc(p->name, ".maxntid") || str_eqc(p->name, ".reqntid"))
+            if (!*bound || prod < *bound) *bound = prod > 1024 ? 1024 : (uint32_t)prod;
+        if (!str_eqc(p->name, ".reqntid")) continue;
+        if ((p->n > 1 && p->v[1] != 1) || (p->n > 2 && p->v[2] != 1)) req = UINT32_MAX; /* not one row */
+        else req = p->v[0];
+    }
+    return req;
 }
 
 void tl_barrier_sites(Function *fn, BarPlan *p)
@@ -240,7 +278,8 @@ void tl_barrier_sites(Function *fn, BarPlan *p)
     const LoopInfo *li = loops_get(fn);
     const MemInfo *mi = memory_get(fn);
     memset(p, 0, sizeof *p);
-    p->ntid = block_threads(fn);
+    uint32_t bound;
+    p->ntid = block_threads(fn, &bound);
     int nb = 0;
     for (uint32_t i = 0; i < cfg->ninstr; i++)
         if (cfg->iflags[i] & OPF_BARRIER) nb++;
@@ -262,6 +301,9 @@ void tl_barrier_sites(Function *fn, BarPlan *p)
                 b->cand = false, snprintf(b->why, sizeof b->why, "the barrier is not on every path through the kernel");
             continue;
         }
+        if (!p->why[0] && (fl & OPF_CALL))
+            snprintf(p->why, sizeof p->why, "a call at line %u: the callee's memory accesses are not analysed (a store there may "
+                     "cross the barrier)", st->line);
         if (!p->why[0] && (fl & (OPF_BARRIER | OPF_COLLECTIVE)))
             snprintf(p->why, sizeof p->why, "warp-synchronous or named-barrier code at line %u (%.*s): the barrier may have another role",
                      st->line, STR_FMT(in->full));
@@ -278,7 +320,7 @@ void tl_barrier_sites(Function *fn, BarPlan *p)
     if (!p->why[0] && p->ntid == UINT32_MAX && p->nbars)
         snprintf(p->why, sizeof p->why, "the block has several rows (.reqntid/.maxntid): %%tid.x does not name one thread");
     if (p->ntid == UINT32_MAX) p->ntid = 0;
-    p->nflags = p->ntid ? p->ntid : 1024;
+    p->nflags = p->ntid ? p->ntid : bound ? bound : 1024;
 }
 
 void tl_barrier_plan_free(BarPlan *p)

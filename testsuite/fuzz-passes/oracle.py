@@ -124,9 +124,11 @@ def signature(out):
     return "other"
 
 
-def original_valid(tools, ptx, kernel, launch):
-    """(valid, why): the original runs cleanly and schedule-independently."""
-    rc, out = tools.diff(ptx, ptx, kernel, launch)
+def original_valid(tools, ptx, kernel, launch, extra=""):
+    """(valid, why): the original runs cleanly and schedule-independently
+    (extra: e.g. --memory=weak, then also independently of the weak-memory
+    choices: a race under the PTX memory model shows as schedule-dependent)."""
+    rc, out = tools.diff(ptx, ptx, kernel, launch, extra)
     if rc != 0:
         lines = out.strip().splitlines() or ["rc %d" % rc]
         err = next((l for l in lines if "error:" in l), lines[-1])

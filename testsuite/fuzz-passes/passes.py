@@ -33,6 +33,9 @@ SFU_TOL = "--approx=bound --abs=%.3g --rel=%.3g" % (4 * max(SFU_ABS.values()) + 
 # within its bound, seeded: reproducible)
 SFU_TOL_RANDOM = SFU_TOL.replace("--approx=bound", "--approx=random:24")
 
+# Configurations whose rewrite touches ordering run under weak memory.
+WEAK = "--memory=weak"
+
 # The shuffle pass's default is gated by profitability (sm_70+: N != 0
 # shuffles of L1-served loads are refused); the other shuffle lines say
 # profit=off so that the rewrite itself is what gets tested.
@@ -49,15 +52,19 @@ CONFIGS = [
     ("regtune-maxnreg32", "regtune<maxnreg=32>", ""),
     # bypass: every form, T = 0 (plain bypass-all), 1, 2 (about W/2 of the
     # launch shapes' 2..4 warps) and all; both deliveries.  Exact: bit for bit.
-    ("bypass-pairs-t0", "bypass<threshold=0>", ""),
-    ("bypass-pairs-t1", "bypass<threshold=1;form=pairs>", ""),
-    ("bypass-pairs-noalloc-t2", "bypass<threshold=2;op=no-allocate>", ""),
-    ("bypass-pairs-cs-t1-global", "bypass<threshold=1;op=cs;delivery=global>", ""),
-    ("bypass-versioning-t1", "bypass<threshold=1;form=versioning>", ""),
-    ("bypass-versioning-t2-global", "bypass<threshold=2;form=versioning;op=no-allocate;delivery=global>", ""),
-    ("bypass-l2policy-t0", "bypass<threshold=0;form=l2policy>", ""),
-    ("bypass-l2policy-t2", "bypass<threshold=2;form=l2policy>", ""),
-    ("bypass-l2policy-all-global", "bypass<threshold=all;form=l2policy;delivery=global>", ""),
+    # bypass changes cache operators and tinylock changes fences, atomics
+    # and flags: both run under the emulator's weak memory model too
+    # (WEAK: its seed varies per --diff run), where a missing ordering
+    # shows (issue 23).
+    ("bypass-pairs-t0", "bypass<threshold=0>", WEAK),
+    ("bypass-pairs-t1", "bypass<threshold=1;form=pairs>", WEAK),
+    ("bypass-pairs-noalloc-t2", "bypass<threshold=2;op=no-allocate>", WEAK),
+    ("bypass-pairs-cs-t1-global", "bypass<threshold=1;op=cs;delivery=global>", WEAK),
+    ("bypass-versioning-t1", "bypass<threshold=1;form=versioning>", WEAK),
+    ("bypass-versioning-t2-global", "bypass<threshold=2;form=versioning;op=no-allocate;delivery=global>", WEAK),
+    ("bypass-l2policy-t0", "bypass<threshold=0;form=l2policy>", WEAK),
+    ("bypass-l2policy-t2", "bypass<threshold=2;form=l2policy>", WEAK),
+    ("bypass-l2policy-all-global", "bypass<threshold=all;form=l2policy;delivery=global>", WEAK),
     # sfu: lambda=0 leaves the program byte-identical (bit for bit).  With
     # lambda > 0 the approximate warps differ, and a relative tolerance is
     # not sound (sin.approx documents an absolute bound: an output near 0
@@ -86,6 +93,6 @@ CONFIGS = [
     # tinylock: every rewrite on (spin-lock upgrade, barrier channels with
     # the profitability gate), then forced barrier channels with the debug
     # bound (a wait that never ends traps instead of hanging the emulator)
-    ("tinylock", "tinylock", ""),
-    ("tinylock-debug", "tinylock<debug-spin=100000;profit=off;backoff=32>", ""),
+    ("tinylock", "tinylock", WEAK),
+    ("tinylock-debug", "tinylock<debug-spin=100000;profit=off;backoff=32>", WEAK),
 ]

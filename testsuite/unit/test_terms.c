@@ -187,6 +187,18 @@ static void proofs(TermTable *tt, ProofSession *ps)
     CHECK(res == PROOF_PROVED, "loads of provably equal addresses: %s", proof_result_name(res));
     res = proof_equal(ps, term_uf(tt, ld, 32, a2, 2), term_uf(tt, ld, 32, a3, 2), cex, sizeof cex);
     CHECK(res == PROOF_REFUTED, "loads from different memory states: %s", proof_result_name(res));
+    /* operands of different widths (issue 21/23: a 64-bit sum of a 32-bit
+     * index reached Z3_mk_bvadd with mismatched sorts and crashed): the
+     * narrower operand is zero-extended, a claim never crashes */
+    const Term *x64 = term_var(tt, 64, "x64");
+    const Term *mixed = term_binop(tt, T_AND, x64, x);
+    res = proof_equal(ps, mixed, term_binop(tt, T_AND, x64, term_unop(tt, T_ZEXT, 64, x)), cex, sizeof cex);
+    CHECK(res == PROOF_PROVED || res == PROOF_UNKNOWN, "mixed-width and: %s", proof_result_name(res));
+    const Term *mcmp = term_binop(tt, T_ULT, x64, x);
+    res = proof_equal_assuming(ps, mcmp, term_add(tt, x, one), term_add(tt, x, one), cex, sizeof cex);
+    CHECK(res == PROOF_PROVED, "a mixed-width premise: %s", proof_result_name(res));
+    res = proof_equal(ps, term_binop(tt, T_OR, x, x64), term_binop(tt, T_OR, x64, x), cex, sizeof cex);
+    CHECK(res != PROOF_REFUTED, "mixed-width or commutes: %s", proof_result_name(res));
     /* x/y*y + x%y == x fails only at y == 0 (no PTX result is defined there) */
     const Term *x8 = term_var(tt, 8, "x8"), *y8 = term_var(tt, 8, "y8");
     l = term_add(tt, term_mul(tt, term_binop(tt, T_UDIV, x8, y8), y8), term_binop(tt, T_UREM, x8, y8));

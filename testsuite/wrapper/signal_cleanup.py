@@ -2,14 +2,15 @@
 """signal_cleanup.py - a signal that ends a program must end its children too
 and leave no temporary file behind (issue 11, section 8).
 
-  signal_cleanup.py --signal=TERM|INT|HUP [--group] --tmpdir=DIR
-                    [--ready=FILE]... [--ignore=SIG] [--survives]
+  signal_cleanup.py --signal=TERM|INT|HUP|KILL [--group] --tmpdir=DIR
+                    [--ready=FILE]... [--children=N] [--ignore=SIG] [--survives]
                     [--keep-dir=NAME]... [--no-tmpdir] -- COMMAND...
 
 Starts COMMAND in a session of its own with TMPDIR=DIR (an empty directory
 made here) and the signals at their default action, waits (polling, no
-fixed sleep) until every --ready file exists, the program has a child and
-DIR holds its temporary directory, records all its descendants, then sends
+fixed sleep) until every --ready file exists, the program has N
+descendants (--children, default 1) and DIR holds its temporary
+directory, records all its descendants, then sends
 the signal to the program (or with --group to its process group, as Ctrl-C
 does).  Checks:
   * the program died of that signal (the conventional status);
@@ -83,6 +84,7 @@ def main():
     ap.add_argument("--survives", action="store_true")
     ap.add_argument("--keep-dir", action="append", default=[])
     ap.add_argument("--no-tmpdir", action="store_true")
+    ap.add_argument("--children", type=int, default=1)
     ap.add_argument("command", nargs="+")
     a = ap.parse_args()
     sig = getattr(signal, "SIG" + a.signal)
@@ -103,7 +105,8 @@ def main():
     env = dict(os.environ, TMPDIR=os.path.abspath(a.tmpdir))
     p = subprocess.Popen(a.command, env=env, start_new_session=True, preexec_fn=child_setup)
     ok = wait_until("the ready files", lambda: all(os.path.exists(r) for r in a.ready) or p.poll() is not None)
-    ok = ok and wait_until("a child process", lambda: children(p.pid) or p.poll() is not None)
+    ok = ok and wait_until("%d descendant(s)" % a.children,
+                           lambda: len(descendants(p.pid)) >= a.children or p.poll() is not None)
     if not a.no_tmpdir:
         ok = ok and wait_until("the temporary directory", lambda: os.listdir(a.tmpdir) or p.poll() is not None)
     if p.poll() is not None:

@@ -13,6 +13,7 @@ static const char *const names[] = {
     [FAULT_PTXAS_REJECT] = "ptxas-reject",
     [FAULT_PASS_CRASH] = "pass-crash",
     [FAULT_PASS_TIMEOUT] = "pass-timeout",
+    [FAULT_MEMORY] = "memory",
 };
 
 const char *fault_name(FaultKind k) { return names[k]; }
@@ -33,7 +34,7 @@ bool fault_parse(const char *spec, Fault *f, char *err, size_t errsz)
             return true;
         }
     }
-    snprintf(err, errsz, "invalid fault '%s' (expected parse, pass, crash, timeout, ptxas-reject, pass-crash or pass-timeout, "
+    snprintf(err, errsz, "invalid fault '%s' (expected parse, pass, crash, timeout, ptxas-reject, pass-crash, pass-timeout or memory, "
              "optionally followed by @SUFFIX)", spec);
     memset(f, 0, sizeof *f);
     return false;

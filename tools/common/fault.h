@@ -20,6 +20,9 @@ typedef enum FaultKind {
     FAULT_PTXAS_REJECT, /* the printed PTX gets a line ptxas rejects */
     FAULT_PASS_CRASH,   /* the worker dies of SIGSEGV inside the pipeline's last pass */
     FAULT_PASS_TIMEOUT, /* the worker hangs inside the pipeline's last pass */
+    FAULT_MEMORY,       /* the worker allocates (without touching) 64 MiB
+                         * blocks until one fails, up to 2 GiB: a memory
+                         * limit turns that into out of memory */
     FAULT_NKINDS
 } FaultKind;
 

@@ -198,6 +198,13 @@ int optimize_text(const char *name, char *buf, size_t len, const OptimizeConfig 
 
     if (fault == FAULT_CRASH) crash_now();
     if (fault == FAULT_TIMEOUT) for (;;) pause();
+    if (fault == FAULT_MEMORY) {
+        /* never touched, so without a limit it costs address space only */
+        for (int i = 0; i < 32; i++)
+            if (!malloc((size_t)64 << 20)) fatal_oom();
+        r->status = 3;
+        snprintf(r->error, sizeof r->error, "injected memory fault: 2 GiB allocated without reaching a limit");
+    }
     if (!stream) {
         if (cfg->target) ir_set_target(m, cfg->target, cfg->target_sm);
         int kcap = 0;

@@ -68,6 +68,18 @@ static void draw_bar(Progress *p)
     p->last_draw = now_ms();
 }
 
+void put_one_line(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n') fputs("\\n", f);
+        else if (c == '\t') fputs("\\t", f);
+        else if (c == '\r') fputs("\\r", f);
+        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
+        else fputc(c, f);
+    }
+}
+
 void progress_file(Progress *p, const char *path, const char *what, const char *error, size_t bytes)
 {
     p->done++;
@@ -78,14 +90,21 @@ void progress_file(Progress *p, const char *path, const char *what, const char *
     if (!p->tty) {
         int w = 1;
         for (int t = p->total; t >= 10; t /= 10) w++;
-        fprintf(p->out, "ptxopt: [%*d/%d] %-9s %s%s%s\n", w, p->done, p->total, what, path, error ? ": " : "",
-                error ? error : "");
+        fprintf(p->out, "ptxopt: [%*d/%d] %-9s ", w, p->done, p->total, what);
+        put_one_line(p->out, path);
+        fputs(error ? ": " : "", p->out);
+        put_one_line(p->out, error);
+        fputc('\n', p->out);
         fflush(p->out);
         return;
     }
     if (failed) {
         clear_bar(p);
-        fprintf(p->out, "ptxopt: FAILED %s: %s\n", path, error ? error : "");
+        fputs("ptxopt: FAILED ", p->out);
+        put_one_line(p->out, path);
+        fputs(": ", p->out);
+        put_one_line(p->out, error);
+        fputc('\n', p->out);
     }
     if (failed || p->done == p->total || now_ms() - p->last_draw >= 100) draw_bar(p);
 }

@@ -28,4 +28,10 @@ void progress_finish(Progress *p);
 /* A duration as MM:SS (H:MM:SS from an hour on). */
 void format_clock(char *buf, size_t n, double seconds);
 
+/* Writes s as part of one line: a control character (a newline in a file
+ * name, in $PTXOPT_PASSES) is written as an escape (\n, \t, \r, \xNN),
+ * never as itself, so that a name cannot forge lines of a text report that
+ * people and scripts read line by line. */
+void put_one_line(FILE *f, const char *s);
+
 #endif

@@ -7,13 +7,36 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "support/cleanup.h"
 #include "tools/common/optimize.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN_BUILD 1
+#endif
+#endif
+
+bool worker_memory_limit_works(void)
+{
+#ifdef ASAN_BUILD
+    return false;
+#else
+    return true;
+#endif
+}
+
 bool worker_start(Worker *w, WorkFn fn, void *arg, double timeout_s)
+{
+    return worker_start_limited(w, fn, arg, timeout_s, 0);
+}
+
+bool worker_start_limited(Worker *w, WorkFn fn, void *arg, double timeout_s, unsigned long long mem_bytes)
 {
     int res[2], err[2];
     memset(w, 0, sizeof *w);
@@ -37,6 +60,14 @@ bool worker_start(Worker *w, WorkFn fn, void *arg, double timeout_s)
         close(res[0]);
         close(err[0]);
         signal(SIGPIPE, SIG_DFL);
+        if (mem_bytes && worker_memory_limit_works()) {
+            struct rlimit rl;
+            if (getrlimit(RLIMIT_AS, &rl) == 0 && (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > mem_bytes)) {
+                rl.rlim_cur = (rlim_t)mem_bytes;
+                if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max) rl.rlim_cur = rl.rlim_max;
+                setrlimit(RLIMIT_AS, &rl);
+            }
+        }
         FILE *out = fdopen(res[1], "w");
         int rc = out ? fn(arg, out) : 3;
         if (out && fclose(out) != 0 && rc == 0) rc = 3;

@@ -29,8 +29,18 @@ typedef struct Worker {
 typedef int (*WorkFn)(void *arg, FILE *out);
 
 /* Starts fn(arg, out) in a child.  timeout_s <= 0: no deadline.  Returns
- * false (after printing why) when the child could not be created. */
+ * false (after printing why) when the child could not be created.  The
+ * child dies with its parent (support/cleanup.h: cleanup_fork). */
 bool worker_start(Worker *w, WorkFn fn, void *arg, double timeout_s);
+
+/* The same with the child's address space limited to mem_bytes
+ * (RLIMIT_AS; 0: no limit): an input that makes the optimizer grow without
+ * bound then fails an allocation in the child, never the machine.  In a
+ * build with AddressSanitizer, which reserves terabytes of address space
+ * for its shadow memory, the limit cannot be applied and is not
+ * (worker_memory_limit_works() says so). */
+bool worker_start_limited(Worker *w, WorkFn fn, void *arg, double timeout_s, unsigned long long mem_bytes);
+bool worker_memory_limit_works(void);
 
 /* Collects output from the running workers among ws[0..n-1] until one of
  * them has finished; returns its index, or -1 when none is running.  A

@@ -52,6 +52,7 @@ typedef struct Opts {
     bool outputs[256];
     EmuGlobalSet globals[64];     /* --set-global, in order */
     int nglobals;
+    int outcomes;                 /* --outcomes=N: runs under N seeds, a histogram of the dumped buffers */
 } Opts;
 
 static void usage(FILE *out)
@@ -88,6 +89,10 @@ static void usage(FILE *out)
           "  --split=PERCENT        its: how often a same-pc group is split at random (default 20)\n"
           "  --allow-exited-sync    exited lanes in bar.warp.sync/elect.sync masks are not UB\n"
           "  --cooperative          a cooperative launch (grid.sync()): every CTA resident\n"
+          "  --memory=sc|weak[:SEED]  memory model: sc (default: every access in the schedule's\n"
+          "                         order) or weak (store buffers, stale loads, stores ahead of\n"
+          "                         loads: what the PTX memory model allows; SEED defaults to\n"
+          "                         --seed; --diff and --outcomes add the run's index to it)\n"
           "  --approx=MODE          error model of sin/cos/ex2/lg2/rcp/sqrt/rsqrt/tanh.approx and\n"
           "                         div.approx/full: exact (default), bound[:up|:down] (the PTX ISA's\n"
           "                         documented maximum error), random[:SEED] (uniform within it)\n"
@@ -103,6 +108,8 @@ static void usage(FILE *out)
           "                         the counters go into --counters' JSON as \"cache\"\n"
           "  --cache-report[=FILE]  the cache counters as a table, per load site\n"
           "  --trace=FILE           per-warp instruction trace\n"
+          "  --outcomes=N           run N times (seeds --seed.., weak seeds likewise) and print\n"
+          "                         each distinct content of the --dump'ed buffers with its count\n"
           "  --stats                timing and thread-instructions/s on standard error\n"
           "  -q, --quiet            no notes on standard error\n"
           "  --list-unsupported     list the instructions of FILE the emulator cannot run\n"
@@ -262,6 +269,14 @@ static int parse_args(int argc, char **argv, Opts *o, bool top)
             if (*end || o->tol.rel < 0) goto bad;
             continue;
         }
+        if ((v = optval(a, "--memory"))) {
+            if (!emu_memory_parse(v, &o->L.memory, &o->L.memory_seed, &o->L.has_memory_seed)) {
+                fprintf(stderr, "ptxopt-emu: bad --memory '%s' (sc, weak, weak:SEED)\n", v);
+                return ST_USAGE;
+            }
+            continue;
+        }
+        if ((v = optval(a, "--outcomes"))) { if (!parse_u64(v, &n) || !n || n > 1000000) goto bad; o->outcomes = (int)n; continue; }
         if ((v = optval(a, "--approx"))) {
             if (!emu_approx_parse(v, &o->L.approx)) {
                 fprintf(stderr, "ptxopt-emu: bad --approx '%s' (exact, bound, bound:up, bound:down, random[:SEED])\n", v);
@@ -484,7 +499,7 @@ static int run_single(Opts *o)
 
 /* ------------------------------------------------------------ differential */
 
-typedef struct RunSpec { EmuPolicy policy; uint64_t seed; } RunSpec;
+typedef struct RunSpec { EmuPolicy policy; uint64_t seed, mseed; } RunSpec;
 
 /* The two programs of --diff and of the error measurement, loaded, with
  * --set-global applied to whichever has each variable. */
@@ -526,6 +541,8 @@ static int run_diff(Opts *o)
     for (int i = 0; i < o->seeds; i++) { runs[i].policy = EMU_POLICY_ITS; runs[i].seed = o->L.seed + (uint64_t)i; }
     runs[o->seeds].policy = EMU_POLICY_HANOI;
     runs[o->seeds].seed = o->L.seed;
+    /* weak memory: each run its own memory seed (the base, plus the run's index) */
+    for (int i = 0; i <= o->seeds; i++) runs[i].mseed = (o->L.has_memory_seed ? o->L.memory_seed : o->L.seed) + (uint64_t)i;
     int rc = ST_OK;
     EmuResult ref;
     memset(&ref, 0, sizeof ref);
@@ -536,6 +553,8 @@ static int run_diff(Opts *o)
         EmuLaunch L = o->L;
         L.policy = runs[i].policy;
         L.seed = runs[i].seed;
+        L.memory_seed = runs[i].mseed;
+        L.has_memory_seed = true;
         EmuResult r;
         EmuStatus st = emu_run(pa, &L, &r);
         if (st != EMU_OK) {
@@ -571,6 +590,8 @@ static int run_diff(Opts *o)
         EmuLaunch L = o->L;
         L.policy = runs[i].policy;
         L.seed = runs[i].seed;
+        L.memory_seed = runs[i].mseed;
+        L.has_memory_seed = true;
         if (o->kernel_b) L.kernel = o->kernel_b;
         EmuResult r;
         EmuStatus st = emu_run(pb, &L, &r);
@@ -594,7 +615,8 @@ static int run_diff(Opts *o)
         emu_result_free(&r);
     }
     if (rc == ST_OK && !o->quiet)
-        fprintf(stdout, "%s and %s agree (%d ITS seeds and hanoi%s)\n", o->file, o->file_b, o->seeds,
+        fprintf(stdout, "%s and %s agree (%d ITS seeds and hanoi%s%s)\n", o->file, o->file_b, o->seeds,
+                o->L.memory == EMU_MEMORY_WEAK ? ", weak memory" : "",
                 (o->tol.ulp || o->tol.rel > 0 || o->tol.abs > 0) ? ", within tolerance" : ", bit for bit");
     (void)total;
     if (ref.bufs) emu_result_free(&ref);
@@ -651,9 +673,85 @@ static int run_error(Opts *o)
     return rc;
 }
 
+/* --outcomes=N: the launch under N seeds; each distinct content of the
+ * --dump'ed buffers (elements as text, buffers separated by '|') with the
+ * number of runs that gave it, most frequent first.  For litmus tests
+ * (testsuite/litmus): which outcomes a memory model produces. */
+typedef struct Outcome { char *text; int count; } Outcome;
+
+static int cmp_outcome(const void *a, const void *b)
+{
+    const Outcome *x = a, *y = b;
+    if (x->count != y->count) return y->count - x->count;
+    return strcmp(x->text, y->text);
+}
+
+static int run_outcomes(Opts *o)
+{
+    if (!o->file) { fprintf(stderr, "ptxopt-emu: no input file (see --help)\n"); return ST_USAGE; }
+    if (!o->ndumps) { fprintf(stderr, "ptxopt-emu: --outcomes needs --dump=ARG (the buffers that make an outcome)\n"); return ST_USAGE; }
+    Module *m = NULL;
+    EmuProgram *p = load(o->file, &m);
+    if (!p) return ST_USAGE;
+    if (!set_globals(o, &p, &o->file, 1)) { emu_program_free(p); ir_module_free(m); return ST_USAGE; }
+    o->L.args = o->args;
+    o->L.nargs = o->nargs;
+    Outcome *oc = NULL;
+    int noc = 0, rc = ST_OK;
+    uint64_t mbase = o->L.has_memory_seed ? o->L.memory_seed : o->L.seed;
+    for (int i = 0; i < o->outcomes && rc == ST_OK; i++) {
+        EmuLaunch L = o->L;
+        L.seed = o->L.seed + (uint64_t)i;
+        L.memory_seed = mbase + (uint64_t)i;
+        L.has_memory_seed = true;
+        EmuResult r;
+        EmuStatus st = emu_run(p, &L, &r);
+        if (st != EMU_OK) {
+            fprintf(stderr, "ptxopt-emu: seed %llu:\n", (unsigned long long)L.seed);
+            print_failure(o->file, &r);
+            rc = st == EMU_ERR_SETUP ? ST_USAGE : ST_FAIL;
+            emu_result_free(&r);
+            break;
+        }
+        size_t cap = 256, len = 0;
+        char *t = malloc(cap);
+        t[0] = 0;
+        for (int d = 0; d < o->ndumps; d++) {
+            int k = o->dumps[d].arg;
+            if (k >= r.nbufs || !r.bufs[k].data) { fprintf(stderr, "ptxopt-emu: --dump=%d: argument %d is not a buffer\n", k, k); rc = ST_USAGE; break; }
+            for (size_t e = 0; e < r.bufs[k].count; e++) {
+                char v[64];
+                emu_format_element(v, sizeof v, &r.bufs[k], e);
+                size_t need = len + strlen(v) + 4;
+                if (need > cap) { cap = need * 2; t = realloc(t, cap); }
+                len += (size_t)sprintf(t + len, "%s%s", len ? (e == 0 ? " | " : " ") : "", v);
+            }
+        }
+        emu_result_free(&r);
+        int j = 0;
+        while (j < noc && strcmp(oc[j].text, t) != 0) j++;
+        if (j < noc) { oc[j].count++; free(t); }
+        else { oc = realloc(oc, sizeof *oc * (size_t)(noc + 1)); oc[noc].text = t; oc[noc].count = 1; noc++; }
+    }
+    if (rc == ST_OK) {
+        qsort(oc, (size_t)noc, sizeof *oc, cmp_outcome);
+        printf("outcomes of %s over %d seeds (%s memory):\n", o->file, o->outcomes, o->L.memory == EMU_MEMORY_WEAK ? "weak" : "sc");
+        for (int j = 0; j < noc; j++) printf("%8d  %s\n", oc[j].count, oc[j].text);
+    }
+    for (int j = 0; j < noc; j++) free(oc[j].text);
+    free(oc);
+    emu_program_free(p);
+    ir_module_free(m);
+    return rc;
+}
+
 /* One launch: a run, a comparison, or an error measurement. */
 static int dispatch(Opts *o)
 {
+    if (o->outcomes) {
+        if (o->diff) { fprintf(stderr, "ptxopt-emu: --outcomes runs one program (no --diff)\n"); return ST_USAGE; }
+        return run_outcomes(o);
+    }
     if (!o->diff && o->error_mode) {
         fprintf(stderr, "ptxopt-emu: --error-metric, --max-error and --outputs need --diff A.ptx B.ptx\n");
         return ST_USAGE;

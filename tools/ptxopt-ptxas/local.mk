@@ -3,7 +3,8 @@
 bin_PROGRAMS += ptxopt-ptxas
 ptxopt_ptxas_SOURCES = tools/ptxopt-ptxas/main.c tools/ptxopt-ptxas/ptxas_args.c tools/ptxopt-ptxas/ptxas_args.h \
 	tools/ptxopt-ptxas/ptxas_options.def tools/ptxopt-ptxas/ptxas_find.c tools/ptxopt-ptxas/ptxas_find.h \
-	tools/ptxopt-ptxas/wrapper_config.c tools/ptxopt-ptxas/wrapper_config.h $(TOOLS_COMMON_SOURCES)
+	tools/ptxopt-ptxas/wrapper_config.c tools/ptxopt-ptxas/wrapper_config.h \
+	tools/ptxopt-ptxas/nvcc_info.c tools/ptxopt-ptxas/nvcc_info.h $(TOOLS_COMMON_SOURCES)
 ptxopt_ptxas_LDADD = $(PTXOPT_LIBS)
 
 ## ptxopt-nvcc: a POSIX sh script, its install paths filled in at build time.

@@ -16,6 +16,8 @@
  *    ptxopt. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,8 +31,10 @@
 #include "support/cleanup.h"
 #include "tools/common/fileio.h"
 #include "tools/common/optimize.h"
+#include "tools/common/progress.h"
 #include "tools/ptxopt-ptxas/ptxas_args.h"
 #include "tools/ptxopt-ptxas/ptxas_find.h"
+#include "tools/ptxopt-ptxas/nvcc_info.h"
 #include "tools/common/record.h"
 #include "support/spawn.h"
 #include "tools/common/worker.h"
@@ -49,13 +53,18 @@ typedef struct Wrapper {
     char *stdin_text;       /* and in memory, for when it could not be saved */
     size_t stdin_len;
     char env_problem[600];  /* why $PTXOPT_PTXAS was not used ("" if it was, or is unset) */
+    char record_problem[PATH_MAX + 200]; /* why the shadow root's record was not trusted ("") */
     char **copy;            /* per input: the optimized copy's path, or NULL (unchanged) */
+    char **read_path;       /* per file input: the file the optimizer reads (its real path) */
     char *out_cap, *err_cap; /* ptxas's output on the copies, held back */
     FileRecord *rec;        /* per input */
     double ms_optimize, ms_ptxas;
     const char *used;       /* "original" or "optimized" */
     char reason[1024];      /* why the original was used after all ("" if it was not a failure) */
     bool parse_refused;     /* the reason is that ptxopt could not parse an input */
+    bool pipeline_ok;       /* the pipeline parsed */
+    NvccInfo nvcc;          /* what the nvcc that started us was asked (ptxopt-nvcc) */
+    bool have_nvcc;
 } Wrapper;
 
 static void verbose(const Wrapper *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -81,17 +90,28 @@ static void remove_tmpdir(Wrapper *w)
     w->tmpdir = NULL;
 }
 
+/* The directory is in $TMPDIR, unless ptxas could not be given its
+ * path: rewritten options files name the copies in it, and ptxas's options
+ * files cannot spell a '"' (there is no escape for it) nor its -optf lists
+ * a ','.  Then it is in /tmp: mkdtemp's name is as unpredictable there. */
 static bool make_tmpdir(Wrapper *w, char *err, size_t errsz)
 {
     if (w->tmpdir) return true;
     const char *base = getenv("TMPDIR");
+    if (!base || !*base) base = "/tmp";
+    else if (strpbrk(base, "\",")) {
+        verbose(w, "TMPDIR=%s cannot be written in a ptxas options file: using /tmp", base);
+        base = "/tmp";
+    }
     char *t;
-    if (asprintf(&t, "%s/ptxopt-ptxas.XXXXXX", base && *base ? base : "/tmp") < 0) fatal_oom();
+    if (asprintf(&t, "%s/ptxopt-ptxas.XXXXXX", base) < 0) fatal_oom();
     if (!cleanup_mkdtemp(t)) {
         snprintf(err, errsz, "cannot create a temporary directory %s: %s", t, strerror(errno));
         free(t);
         return false;
     }
+    /* removed even when SIGKILL ends the wrapper (support/cleanup.h) */
+    cleanup_guard_dir(t);
     w->tmpdir = t;
     return true;
 }
@@ -158,18 +178,62 @@ static void write_report(const Wrapper *w, int status)
     json_string(f, PACKAGE_VERSION);
     fputs(",\"cwd\":", f);
     json_or_null(f, getcwd(cwd, sizeof cwd));
+    if (w->have_nvcc) {
+        /* the user's files this run was for (see nvcc_info.h) */
+        const char *ptx = NULL;
+        for (int i = 0; i < w->cmd.ninputs && !ptx; i++)
+            if (w->cmd.inputs[i].kind == INPUT_FILE) ptx = w->cmd.inputs[i].name;
+        const char *src = ptx ? nvcc_info_source_for(&w->nvcc, ptx) : NULL;
+        char *obj = nvcc_info_object_for(&w->nvcc, src);
+        fputs(",\"source\":", f);
+        json_or_null(f, src);
+        fputs(",\"object\":", f);
+        json_or_null(f, obj);
+        free(obj);
+        fputs(",\"nvcc\":{\"command\":[", f);
+        for (int i = 0; i < w->nvcc.argc; i++) {
+            if (i) fputc(',', f);
+            json_string(f, w->nvcc.argv[i]);
+        }
+        fputs("],\"sources\":[", f);
+        for (int i = 0; i < w->nvcc.nsources; i++) {
+            if (i) fputc(',', f);
+            json_string(f, w->nvcc.sources[i]);
+        }
+        fputs("],\"output\":", f);
+        json_or_null(f, w->nvcc.output);
+        fputs(",\"targets\":[", f);
+        for (int i = 0; i < w->nvcc.ntargets; i++) {
+            if (i) fputc(',', f);
+            json_string(f, w->nvcc.targets[i]);
+        }
+        fputs("]}", f);
+    }
     fputs(",\"ptxas\":", f);
     json_or_null(f, w->real);
     fputs(",\"arch\":", f);
     json_or_null(f, w->cmd.arch);
     fputs(",\"output\":", f);
     json_or_null(f, w->cmd.output);
+    /* a pipeline file's text only once it parsed: never a file's content */
+    if (w->cfg.passes_file) {
+        fputs(",\"passes_file\":", f);
+        json_string(f, w->cfg.passes_file);
+    }
     fputs(",\"pipeline\":", f);
-    json_or_null(f, w->cfg.passes);
+    json_or_null(f, w->cfg.passes_file && !w->pipeline_ok ? NULL : w->cfg.passes);
     fputs(",\"used\":", f);
     json_or_null(f, w->used);
     fputs(",\"reason\":", f);
-    json_or_null(f, w->reason[0] ? w->reason : NULL);
+    if (w->cfg.passes_file && w->reason[0] && !w->pipeline_ok && strncmp(w->reason, "bad pipeline in ", 16) == 0) {
+        /* the parser's message quotes the file's first word: not kept */
+        char r[PATH_MAX + 64];
+        snprintf(r, sizeof r, "bad pipeline in %s (the warning says where)", w->cfg.passes_file);
+        json_string(f, r);
+    } else {
+        json_or_null(f, w->reason[0] ? w->reason : NULL);
+    }
+    fprintf(f, ",\"strict\":%s", w->cfg.strict ? "true" : "false");
     fprintf(f, ",\"ptxas_status\":%d,\"ms\":{\"optimize\":%.3f,\"ptxas\":%.3f},\"inputs\":[", status, w->ms_optimize,
             w->ms_ptxas);
     for (int i = 0; i < w->cmd.ninputs; i++) {
@@ -201,23 +265,34 @@ static void write_report(const Wrapper *w, int status)
     }
     fputs("]}\n", f);
     fclose(f);
-    /* one write with O_APPEND: parallel builds append whole lines */
-    int fd = open(w->cfg.report, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-    if (fd < 0 || write(fd, text, len) != (ssize_t)len)
-        fprintf(stderr, "ptxopt: warning: cannot write the report %s: %s\n", w->cfg.report, strerror(errno));
+    /* one write with O_APPEND: parallel builds append whole lines.  Not
+     * through a link, not into a FIFO or another user's file (a planted
+     * link would append to a file of the user's choosing: ~/.bashrc) */
+    int fd = open(w->cfg.report, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    struct stat st;
+    const char *why = fd < 0 ? strerror(errno)
+                      : fstat(fd, &st) != 0 ? strerror(errno)
+                      : !S_ISREG(st.st_mode) ? "not a regular file"
+                      : st.st_uid != geteuid() ? "another user's file"
+                      : write(fd, text, len) != (ssize_t)len ? strerror(errno) : NULL;
+    if (why) fprintf(stderr, "ptxopt: warning: cannot write the report %s: %s\n", w->cfg.report, why);
     if (fd >= 0) close(fd);
     free(text);
 }
 
 /* ------------------------------------------------------------ running ptxas */
 
+/* The command, shell-quoted, on one line: a control character in a word
+ * (a newline in a file name) is written as an escape, so that a log read
+ * line by line has one line per command. */
 static void print_argv(FILE *out, char **v)
 {
     for (char **p = v; *p; p++) {
         fputc('\'', out);
         for (const char *c = *p; *c; c++) {
+            char one[2] = { *c, 0 };
             if (*c == '\'') fputs("'\\''", out);
-            else fputc(*c, out);
+            else put_one_line(out, one);
         }
         fputs(p[1] ? "' " : "'", out);
     }
@@ -298,18 +373,23 @@ static void forward(const Wrapper *w, const char *path, int fd)
     free(text);
 }
 
-/* The reason as one line: a control character (a newline in
- * $PTXOPT_PASSES, say) is written as an escape, never as itself. */
-static void print_one_line(FILE *f, const char *s)
+/* --ptxopt-strict: what would have been a fallback is an error.  Nothing
+ * more runs (no ptxas, so no output file), the reason is on one line, the
+ * report says "used":"none", and the status is 1. */
+_Noreturn static void fail_strict(Wrapper *w, const char *reason)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\n') fputs("\\n", f);
-        else if (c == '\t') fputs("\\t", f);
-        else if (c == '\r') fputs("\\r", f);
-        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
-        else fputc(c, f);
-    }
+    OutBuf o;
+    out_init(&o);
+    unmask_paths(w, reason, strlen(reason), &o);
+    snprintf(w->reason, sizeof w->reason, "%.*s", (int)o.len, o.p ? o.p : "");
+    out_free(&o);
+    w->used = "none";
+    fputs("ptxopt-ptxas: error: ", stderr);
+    put_one_line(stderr, w->reason);
+    fputs(" (--ptxopt-strict: the original PTX is not used instead)\n", stderr);
+    write_report(w, 1);
+    remove_tmpdir(w);
+    exit(1);
 }
 
 /* Falls back: the original PTX, one warning line, ptxas's status.  When
@@ -317,6 +397,7 @@ static void print_one_line(FILE *f, const char *s)
  * the warning would only mislead (it is in the report and --ptxopt-verbose). */
 _Noreturn static void fall_back(Wrapper *w, const char *reason)
 {
+    if (w->cfg.strict) fail_strict(w, reason);
     OutBuf o;
     out_init(&o);
     unmask_paths(w, reason, strlen(reason), &o);
@@ -332,7 +413,7 @@ _Noreturn static void fall_back(Wrapper *w, const char *reason)
     }
     if ((WIFEXITED(st) && WEXITSTATUS(st) == 0) || w->cfg.verbose) {
         fputs("ptxopt: warning: ", stderr);
-        print_one_line(stderr, w->reason);
+        put_one_line(stderr, w->reason);
         fputs("; used the original PTX\n", stderr);
     }
     write_report(w, status_code(st));
@@ -365,6 +446,16 @@ static char *copy_path(const Wrapper *w, int i)
     return tmp_path(w, "in%d/%s", i + 1, base);
 }
 
+/* The largest PTX input the optimizer takes: a quarter of its memory
+ * limit (parsing and the passes need several times the text), else
+ * parse/parse.h's 4 GiB. */
+static size_t max_input(const Wrapper *w)
+{
+    unsigned long long m = w->cfg.memory_mib && worker_memory_limit_works() ? (unsigned long long)w->cfg.memory_mib << 18
+                                                                            : (1ull << 32) - 8;
+    return m > SIZE_MAX ? SIZE_MAX : (size_t)m;
+}
+
 /* In the worker: optimize every input, leave copies and records in tmpdir. */
 static int optimize_inputs(void *arg, FILE *out)
 {
@@ -382,8 +473,21 @@ static int optimize_inputs(void *arg, FILE *out)
             if (!buf) fatal_oom();
             memcpy(buf, s, len + 1);
         } else {
-            buf = read_whole(in->kind == INPUT_STDIN ? w->stdin_copy : in->name, &len);
-            if (!buf) return 1;
+            /* a regular file (checked before), read with a size limit
+             * inside the time limit: if it was swapped for a FIFO since,
+             * the time limit ends the wait */
+            char why[200];
+            const char *from = in->kind == INPUT_STDIN ? w->stdin_copy : w->read_path[i] ? w->read_path[i] : in->name;
+            buf = read_user_file(from, max_input(w), &len, why, sizeof why);
+            if (!buf) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "the optimizer cannot read the input (%s)", why);
+                char *rp = tmp_path(w, "in%d.record", i + 1);
+                FILE *f = fopen(rp, "w");
+                if (f) { record_write_error(f, 2, msg); fclose(f); }
+                free(rp);
+                return 2;
+            }
         }
         OptimizeResult r;
         int rc = optimize_text(in->name, buf, len, &oc, NULL, &r);
@@ -411,7 +515,7 @@ static bool optimize_all(Wrapper *w, char *reason, size_t n)
     Job job = { w };
     Worker wk;
     double t0 = now_ms();
-    if (!worker_start(&wk, optimize_inputs, &job, w->cfg.timeout)) {
+    if (!worker_start_limited(&wk, optimize_inputs, &job, w->cfg.timeout, (unsigned long long)w->cfg.memory_mib << 20)) {
         snprintf(reason, n, "cannot start the optimizer");
         return false;
     }
@@ -447,6 +551,9 @@ static bool optimize_all(Wrapper *w, char *reason, size_t n)
         else if (r->complete)
             snprintf(reason, n, "%s on %s%s%s", r->error ? r->error : "a pass failed", name, diag[0] ? ": " : "", diag);
         else if (wk.timed_out) snprintf(reason, n, "the optimizer took longer than %g s on %s", w->cfg.timeout, name);
+        else if (w->cfg.memory_mib && strstr(diag, "out of memory"))
+            snprintf(reason, n, "the optimizer ran out of memory on %s (--ptxopt-memory-limit=%lu MiB)", name,
+                     w->cfg.memory_mib);
         else if (WIFSIGNALED(wk.wstatus)) snprintf(reason, n, "the optimizer crashed on %s (%s)", name, how);
         else snprintf(reason, n, "the optimizer failed on %s (%s)", name, how);
     }
@@ -479,6 +586,7 @@ static int dry_run_print(Wrapper *w, const char *find_err)
 {
     printf("real ptxas: %s\n", w->real ? w->real : find_err);
     if (w->env_problem[0]) printf("not used: %s\n", w->env_problem);
+    if (w->record_problem[0]) printf("not used: %s\n", w->record_problem);
     printf("arch: %s\noutput: %s\n", w->cmd.arch ? w->cmd.arch : "(none)", w->cmd.output ? w->cmd.output : "(none)");
     static const char *const kinds[] = { "file", "stdin", "string" };
     for (int i = 0; i < w->cmd.ninputs; i++) {
@@ -493,6 +601,9 @@ static int dry_run_print(Wrapper *w, const char *find_err)
     Pipeline pl;
     if (pipeline_parse(w->cfg.passes, &pl, perr, sizeof perr)) pipeline_free(&pl);
     else printf("pipeline error: %s\n", perr);   /* a real run warns and uses the original PTX */
+    if (!w->cfg.memory_mib) printf("memory limit: none\n");
+    else printf("memory limit: %lu MiB%s\n", w->cfg.memory_mib,
+                worker_memory_limit_works() ? "" : " (not applied: AddressSanitizer build)");
     if (w->cfg.error[0]) printf("configuration error: %s\n", w->cfg.error);
     if (w->cmd.error[0]) printf("command line error: %s\n", w->cmd.error);
     char err[1024];
@@ -533,6 +644,53 @@ static int dry_run_print(Wrapper *w, const char *find_err)
     return 0;
 }
 
+/* Why the input file `path` cannot be read by the wrapper and by ptxas
+ * both, or NULL, with *real the file to read (malloc'ed; NULL when ptxas
+ * will say why it cannot be read).  Only a regular file can be read twice;
+ * the optimizer reads it by its real path, since /dev/stdin, /dev/fd/N
+ * and /proc/self/fd/N name descriptors of the wrapper's, which its worker
+ * does not share (its standard input is /dev/null). */
+static const char *read_once(const char *path, char **real)
+{
+    struct stat st;
+    *real = NULL;
+    if (stat(path, &st) != 0) return NULL;   /* ptxas says why */
+    if (S_ISFIFO(st.st_mode)) return "a pipe";
+    if (!S_ISREG(st.st_mode)) return "not a regular file";
+    char *r = realpath(path, NULL);
+    if (!r || strncmp(r, "/proc/", 6) == 0 || strncmp(r, "/dev/", 5) == 0) {
+        free(r);
+        return "a descriptor of the wrapper's (/dev/fd, /proc)";
+    }
+    *real = r;
+    return NULL;
+}
+
+/* --ptxopt-check: is the configuration good?  (ptxopt-nvcc asks once,
+ * before nvcc starts, so that a typo in $PTXOPT_PASSES fails the build at
+ * once rather than warn in every ptxas run.) */
+static int check_config(Wrapper *w)
+{
+    char perr[1024];
+    Pipeline pl;
+    if (w->cfg.error[0]) {
+        fprintf(stderr, "ptxopt-ptxas: error: %s\n", w->cfg.error);
+        return 2;
+    }
+    if (!pipeline_parse(w->cfg.passes, &pl, perr, sizeof perr)) {
+        fputs("ptxopt-ptxas: error: bad pipeline", stderr);
+        if (w->cfg.passes_file) fprintf(stderr, " in %s", w->cfg.passes_file);
+        else if (w->cfg.passes_from) fprintf(stderr, " in %s", w->cfg.passes_from);
+        fputs(": ", stderr);
+        put_one_line(stderr, perr);
+        fputc('\n', stderr);
+        return 2;
+    }
+    pipeline_free(&pl);
+    printf("strict: %s\n", w->cfg.strict ? "yes" : "no");
+    return 0;
+}
+
 /* What the real ptxas is told its name is: the wrapper's own name when that
  * is "ptxas" (nvcc, clang), else the real path, so that cubins come out
  * exactly as without the wrapper. */
@@ -551,6 +709,8 @@ int main(int argc, char **argv)
 {
     ptxas_cmd_parse(&w.cmd, argc, argv);
     wrapper_config_load(&w.cfg, &w.cmd);
+    w.have_nvcc = nvcc_info_load(&w.nvcc);
+    if (w.cfg.check) return check_config(&w);   /* (before anything else it could be asked) */
     if (w.cfg.help) { wrapper_usage(); return 0; }
     if (w.cfg.version) { printf("ptxopt-ptxas (ptxopt) %s\n", PACKAGE_VERSION); return 0; }
     if (w.cfg.list_options) { ptxas_options_print(stdout); return 0; }
@@ -558,30 +718,56 @@ int main(int argc, char **argv)
     /* from here on, a signal that ends the wrapper ends its children and
      * removes its temporary directory (support/cleanup.h) */
     cleanup_install();
-    char err[1024] = "";
+    char err[1024] = "", *note = w.record_problem;
     bool nested = started_by_wrapper();
-    ptxas_env_problem(w.env_problem, sizeof w.env_problem);
-    w.real = find_real_ptxas(argv[0], err, sizeof err);
+    bool loop = ptxas_env_problem(w.env_problem, sizeof w.env_problem);
+    w.real = find_real_ptxas(argv[0], err, sizeof err, note, sizeof w.record_problem);
     if (w.cfg.dry_run) return dry_run(&w, argv[0], err);
     if (!w.real) {
         fprintf(stderr, "ptxopt-ptxas: error: %s%s%s\n", w.env_problem, w.env_problem[0] ? "; " : "", err);
         return 1;
     }
-    /* one line, from the outermost wrapper only */
-    if (w.env_problem[0] && !nested) fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", w.env_problem, w.real);
+    /* one line, from the outermost wrapper only; but a loop is seen only
+     * by the wrapper inside it */
+    if (w.env_problem[0] && (!nested || loop)) {
+        if (w.cfg.strict) fail_strict(&w, w.env_problem);
+        fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", w.env_problem, w.real);
+    }
+    if (note[0] && !nested) {
+        if (w.cfg.strict) fail_strict(&w, note);
+        fprintf(stderr, "ptxopt: warning: %s; used %s instead\n", note, w.real);
+    }
     w.name0 = ptxas_name(argv[0], w.real);
     verbose(&w, "real ptxas: %s", w.real);
-    mark_wrapper_running();
+    mark_wrapper_running(w.real);
 
     /* the cases where there is nothing to optimize */
     if (nested) { verbose(&w, "started by another ptxopt wrapper: passing through"); run_plain(&w); }
     if (w.cfg.disable || w.cmd.ninputs == 0) run_plain(&w);
     if (!make_tmpdir(&w, err, sizeof err)) fall_back(&w, err);
     if (w.cfg.error[0]) fall_back(&w, w.cfg.error);
-    if (w.cmd.error[0]) run_plain(&w);   /* ptxas will report the unreadable options file */
+    if (w.cmd.error[0]) {
+        if (w.cfg.strict) fail_strict(&w, w.cmd.error);
+        run_plain(&w);   /* ptxas will report the unreadable options file */
+    }
+    w.read_path = calloc((size_t)w.cmd.ninputs + 1, sizeof *w.read_path);
+    if (!w.read_path) fatal_oom();
     for (int i = 0; i < w.cmd.ninputs; i++) {
         const PtxasInput *in = &w.cmd.inputs[i];
         if (in->kind == INPUT_FILE && access(in->name, R_OK) != 0) run_plain(&w);   /* ptxas says why */
+        /* a FIFO, a process substitution, /dev/stdin: it can be read once,
+         * and that read is ptxas's (the wrapper never takes it away) */
+        const char *why = in->kind == INPUT_FILE ? read_once(in->name, &w.read_path[i]) : NULL;
+        if (why) {
+            snprintf(w.reason, sizeof w.reason, "%s is %s: passed to ptxas unoptimized", in->name, why);
+            if (w.cfg.strict) {
+                char msg[sizeof w.reason + 8];
+                snprintf(msg, sizeof msg, "%s is %s: it cannot be optimized", in->name, why);
+                fail_strict(&w, msg);
+            }
+            verbose(&w, "%s", w.reason);
+            run_plain(&w);
+        }
         if (in->kind == INPUT_STDIN && !w.stdin_text) {
             /* once read, standard input is gone: kept in memory too, so a
              * fallback (a full $TMPDIR) can still give it to ptxas */
@@ -608,9 +794,11 @@ int main(int argc, char **argv)
     char perr[1024];
     if (!pipeline_parse(w.cfg.passes, &w.pl, perr, sizeof perr)) {
         char msg[1100];
-        snprintf(msg, sizeof msg, "bad pipeline: %s", perr);
+        if (w.cfg.passes_file) snprintf(msg, sizeof msg, "bad pipeline in %s: %s", w.cfg.passes_file, perr);
+        else snprintf(msg, sizeof msg, "bad pipeline: %s", perr);
         fall_back(&w, msg);
     }
+    w.pipeline_ok = true;
     verbose(&w, "pipeline: '%s'", w.cfg.passes);
 
     char reason[1024];

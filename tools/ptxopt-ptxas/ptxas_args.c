@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "ir/fatal.h"
-#include "parser/parse.h"
+#include "tools/common/fileio.h"
 
 static const PtxasOption table[] = {
 #define PTXAS_OPTION(l, s, v) { l, s, PXV_##v },
@@ -166,14 +166,11 @@ static void read_options_files(PtxasCmd *c, CmdList *l, int i, int depth)
         if (depth >= MAX_OPTF_DEPTH) {
             snprintf(c->error, sizeof c->error, "options files nested more than %d deep at %s", MAX_OPTF_DEPTH, name);
         } else {
-            char *dtext = NULL;
-            size_t dlen = 0;
-            FILE *dmem = open_memstream(&dtext, &dlen);
-            if (!dmem) fatal_oom();
-            text = read_file(name, &len, dmem);
-            fclose(dmem);
-            if (!text && !c->error[0]) snprintf(c->error, sizeof c->error, "%.*s", (int)strcspn(dtext, "\n"), dtext);
-            free(dtext);
+            /* a type and a size limit: a FIFO or /dev/zero named here is
+             * ptxas's to read (the wrapper then only passes it through) */
+            char why[200];
+            text = read_user_file(name, PTXAS_OPTF_MAX, &len, why, sizeof why);
+            if (!text && !c->error[0]) snprintf(c->error, sizeof c->error, "cannot read %.250s: %s", name, why);
         }
         if (text) {
             text[len] = 0;

@@ -21,6 +21,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* An options file is read only when it is a regular file of at most this
+ * many bytes (else `error` says why, and the wrapper leaves the whole
+ * command line to ptxas). */
+#define PTXAS_OPTF_MAX (16 * 1024 * 1024)
+
 typedef enum PtxasValueKind { PXV_NONE, PXV_REQUIRED, PXV_ATTACHED, PXV_OPTIONAL } PtxasValueKind;
 
 typedef struct PtxasOption {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ir/fatal.h"
+#include "tools/common/fileio.h"
 
 static void set_str(char **dst, const char *v)
 {
@@ -25,36 +26,45 @@ static void bad(WrapperConfig *cfg, const char *fmt, const char *a, const char *
 /* The pipeline in `path`: nvcc runs ptxas through `sh -c` without quoting
  * -Xptxas values, so '<', ';' and '>' of a pipeline break there; a file
  * name survives.  Lines starting with '#' are comments and whitespace is
- * dropped, so a pipeline can be laid out on several lines. */
+ * dropped, so a pipeline can be laid out on several lines.  The file is
+ * read with a type and size limit (tools/common/fileio.h) and must be
+ * text: what is not is refused without being quoted anywhere. */
 static bool read_passes_file(WrapperConfig *cfg, const char *path, const char *from)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "cannot read the pipeline file %.200s: %s", path, strerror(errno));
+    char why[200], msg[460];
+    size_t flen;
+    char *raw = read_user_file(path, WRAPPER_PASSES_FILE_MAX, &flen, why, sizeof why);
+    if (raw && memchr(raw, 0, flen)) snprintf(why, sizeof why, "not a text file"), free(raw), raw = NULL;
+    for (size_t i = 0; raw && i < flen; i++) {
+        unsigned char c = (unsigned char)raw[i];
+        if ((c < 0x20 && !isspace(c)) || c >= 0x7f) {
+            snprintf(why, sizeof why, "not a text file (byte %zu)", i + 1);
+            free(raw);
+            raw = NULL;
+        }
+    }
+    if (!raw) {
+        snprintf(msg, sizeof msg, "cannot read the pipeline file %.200s: %s", path, why);
         bad(cfg, "%s: %s", from, msg);
         return false;
     }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
+    char *text = malloc(flen + 1);
+    if (!text) fatal_oom();
+    size_t len = 0;
     bool comment = false, bol = true;
-    for (int c; (c = getc(f)) != EOF;) {
+    for (size_t i = 0; i < flen; i++) {
+        int c = (unsigned char)raw[i];
         if (bol && c == '#') comment = true;
         bol = c == '\n';
         if (bol) comment = false;
         if (comment || isspace(c)) continue;
-        if (len + 2 > cap) {
-            cap = cap ? cap * 2 : 256;
-            text = realloc(text, cap);
-            if (!text) fatal_oom();
-        }
         text[len++] = (char)c;
     }
-    fclose(f);
+    text[len] = 0;
+    free(raw);
     free(cfg->passes);
-    cfg->passes = text ? text : strdup("");
-    if (!cfg->passes) fatal_oom();
-    cfg->passes[len] = 0;
+    cfg->passes = text;
+    set_str(&cfg->passes_file, path);
     return true;
 }
 
@@ -65,9 +75,9 @@ static void apply(WrapperConfig *cfg, const char *opt, const char *from)
     size_t n = eq ? (size_t)(eq - opt) : strlen(opt);
     const char *val = eq ? eq + 1 : NULL;
     static const char *const flags[] = { "in-place", "canonical", "verbose", "dry-run", "disable", "help",
-                                         "version", "list-options" };
+                                         "version", "list-options", "strict", "check" };
     bool *flagv[] = { &cfg->in_place, &cfg->canonical, &cfg->verbose, &cfg->dry_run, &cfg->disable, &cfg->help,
-                      &cfg->version, &cfg->list_options };
+                      &cfg->version, &cfg->list_options, &cfg->strict, &cfg->check };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strlen(flags[i]) != n || strncmp(opt, flags[i], n) != 0) continue;
         if (val) bad(cfg, "%s: option '%s' takes no value", from, opt);
@@ -75,9 +85,22 @@ static void apply(WrapperConfig *cfg, const char *opt, const char *from)
         return;
     }
 #define IS(name) (n == strlen(name) && strncmp(opt, name, n) == 0)
-    if (IS("passes") || IS("passes-file") || IS("report") || IS("timeout") || IS("fault")) {
+    if (IS("passes") || IS("passes-file") || IS("report") || IS("timeout") || IS("fault") || IS("memory-limit")) {
         if (!val) { bad(cfg, "%s: option '%s' needs a value (NAME=VALUE)", from, opt); return; }
-        if (IS("passes")) set_str(&cfg->passes, val);
+        if (IS("passes")) {
+            set_str(&cfg->passes, val);
+            free(cfg->passes_file);
+            cfg->passes_file = NULL;
+            cfg->passes_from = "--ptxopt-passes";
+        }
+        else if (IS("memory-limit")) {
+            char *end;
+            errno = 0;
+            unsigned long long m = strtoull(val, &end, 10);
+            if (*end || end == val || errno || val[0] == '-' || m > (1ull << 40))
+                bad(cfg, "%s: invalid memory limit '%s' (MiB; 0: none)", from, val);
+            else cfg->memory_mib = (unsigned long)m;
+        }
         else if (IS("passes-file")) read_passes_file(cfg, val, from);
         else if (IS("report")) set_str(&cfg->report, val);
         else if (IS("timeout")) {
@@ -99,9 +122,21 @@ void wrapper_config_load(WrapperConfig *cfg, const PtxasCmd *cmd)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->timeout = WRAPPER_DEFAULT_TIMEOUT;
+    cfg->memory_mib = WRAPPER_DEFAULT_MEMORY_MIB;
     set_str(&cfg->passes, WRAPPER_DEFAULT_PASSES);
     const char *env = getenv("PTXOPT_PASSES");
-    if (env) set_str(&cfg->passes, env);
+    if (env) {
+        set_str(&cfg->passes, env);
+        cfg->passes_from = "$PTXOPT_PASSES";
+    }
+    env = getenv("PTXOPT_STRICT");
+    if (env && *env) {
+        if (strcmp(env, "1") == 0 || strcmp(env, "yes") == 0 || strcmp(env, "true") == 0) cfg->strict = true;
+        else if (strcmp(env, "0") != 0 && strcmp(env, "no") != 0 && strcmp(env, "false") != 0) {
+            bad(cfg, "PTXOPT_STRICT: '%s' is not 1 or 0%s", env, "");
+            cfg->strict = true;   /* whoever set it meant some strictness */
+        }
+    }
     env = getenv("PTXOPT_FAULT");
     if (env && *env) {
         char err[300];
@@ -125,6 +160,7 @@ void wrapper_config_load(WrapperConfig *cfg, const PtxasCmd *cmd)
 void wrapper_config_free(WrapperConfig *cfg)
 {
     free(cfg->passes);
+    free(cfg->passes_file);
     free(cfg->report);
     memset(cfg, 0, sizeof *cfg);
 }
@@ -146,14 +182,23 @@ void wrapper_usage(void)
 "  --ptxopt-report=FILE      append one JSON line per run (inputs, remarks,\n"
 "                            what was used and why)\n"
 "  --ptxopt-timeout=SECONDS  time limit for the optimization (default 60; 0: none)\n"
+"  --ptxopt-memory-limit=MIB the optimizer's address-space limit (default 4096;\n"
+"                            0: none)\n"
 "  --ptxopt-in-place         also rewrite the user's .ptx files (nvcc then embeds\n"
 "                            the optimized PTX in the fatbinary)\n"
 "  --ptxopt-canonical        print the copy in the canonical style\n"
 "  --ptxopt-verbose          say what the wrapper does, on stderr\n"
 "  --ptxopt-dry-run          print the inputs found and the ptxas command; run nothing\n"
 "  --ptxopt-disable          run the real ptxas only\n"
+"  --ptxopt-strict           no fallback: whatever would make the wrapper use the\n"
+"                            original PTX fails the run instead, with the reason\n"
+"                            (also $PTXOPT_STRICT=1; for CI and for tuning a build)\n"
+"  --ptxopt-check            check the configuration (options, $PTXOPT_FLAGS,\n"
+"                            $PTXOPT_PASSES, ...); print 'strict: yes|no', or the\n"
+"                            error and status 2; run nothing (ptxopt-nvcc does\n"
+"                            this once, before nvcc starts)\n"
 "  --ptxopt-fault=KIND[@SUFFIX]  inject a failure (testing): parse, pass, crash,\n"
-"                            timeout, ptxas-reject (also $PTXOPT_FAULT)\n"
+"                            timeout, ptxas-reject, memory (also $PTXOPT_FAULT)\n"
 "  --ptxopt-list-options     print the ptxas options the wrapper knows\n"
 "  --ptxopt-help, --ptxopt-version\n"
 "\n"

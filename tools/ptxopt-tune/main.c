@@ -564,6 +564,18 @@ static bool setup_workdir(Tuner *t)
             fprintf(stderr, "ptxopt-tune: cannot create %s: %s\n", t->cfg->workdir, strerror(errno));
             return false;
         }
+        /* ptxas, the measure command and the tuner write files of fixed
+         * names in it, following links: only a directory no one else can
+         * put a link into is safe (issue 26) */
+        struct stat st;
+        const char *why = stat(t->cfg->workdir, &st) != 0 ? strerror(errno)
+                          : !S_ISDIR(st.st_mode) ? "not a directory"
+                          : st.st_uid != geteuid() ? "owned by another user"
+                          : (st.st_mode & (S_IWGRP | S_IWOTH)) ? "writable by others (chmod go-w it)" : NULL;
+        if (why) {
+            fprintf(stderr, "ptxopt-tune: --workdir=%s: %s\n", t->cfg->workdir, why);
+            return false;
+        }
         t->workdir = strdup(t->cfg->workdir);
         return true;
     }

@@ -67,7 +67,9 @@ static int batch_work(void *arg, FILE *out)
          * output is renamed into place: no OUTPUT.ptxopt-XXXXXX is left */
         sigset_t old;
         cleanup_hold(&old);
-        if (!make_parent_dirs(in->output) || !write_file_atomic(in->output, r.out.p ? r.out.p : "", r.out.len)) {
+        /* never more readable than the input (a 0600 file stays 0600) */
+        if (!make_parent_dirs(in->output) ||
+            !write_file_atomic_mode(in->output, r.out.p ? r.out.p : "", r.out.len, in->mode | 0600)) {
             r.status = rc = EXIT_BAD_INPUT;
             snprintf(r.error, sizeof r.error, "cannot write %s", in->output);
         } else {
@@ -278,8 +280,13 @@ int batch_main(const Options *o, const Pipeline *pl, const SassTools *tools)
     if (sum.failed) {
         fprintf(stderr, "ptxopt: %d of %d file%s failed:\n", sum.failed, inputs.n, inputs.n == 1 ? "" : "s");
         for (int i = 0; i < inputs.n; i++)
-            if (strcmp(results[i].state, "failed") == 0)
-                fprintf(stderr, "  %s: %s\n", results[i].input, results[i].error);
+            if (strcmp(results[i].state, "failed") == 0) {
+                fputs("  ", stderr);
+                put_one_line(stderr, results[i].input);
+                fputs(": ", stderr);
+                put_one_line(stderr, results[i].error);
+                fputc('\n', stderr);
+            }
     }
     if (o->report && !report_write_json(o->report, results, inputs.n, &sum) && worst < EXIT_BAD_INPUT)
         worst = EXIT_BAD_INPUT;

@@ -19,7 +19,7 @@ static char *join(const char *a, const char *b)
     return s;
 }
 
-static void add(BatchInputs *in, char *path, const char *rel, const char *output_dir, size_t bytes, char *error)
+static void add(BatchInputs *in, char *path, const char *rel, const char *output_dir, const struct stat *st, char *error)
 {
     if (in->n == in->cap) {
         in->cap = in->cap ? in->cap * 2 : 64;
@@ -30,7 +30,8 @@ static void add(BatchInputs *in, char *path, const char *rel, const char *output
     x->path = path;
     x->output = output_dir ? join(output_dir, rel) : strdup(path);
     if (!x->output) fatal_oom();
-    x->bytes = bytes;
+    x->bytes = st ? (size_t)st->st_size : 0;
+    x->mode = st ? (unsigned)(st->st_mode & 0777) : 0666;
     x->error = error;
 }
 
@@ -50,7 +51,7 @@ static void walk(BatchInputs *in, const char *dir, const char *rel, const char *
     if (n < 0) {
         char *msg;
         if (asprintf(&msg, "cannot read directory %s: %s", dir, strerror(errno)) < 0) fatal_oom();
-        add(in, strdup(dir), rel[0] ? rel : ".", NULL, 0, msg);
+        add(in, strdup(dir), rel[0] ? rel : ".", NULL, NULL, msg);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -66,8 +67,8 @@ static void walk(BatchInputs *in, const char *dir, const char *rel, const char *
             if (!(skip && st.st_dev == skip->st_dev && st.st_ino == skip->st_ino))
                 walk(in, path, sub, output_dir, skip);
             free(path);
-        } else if (ok && S_ISREG(st.st_mode) && has_ptx_suffix(name)) {
-            add(in, path, sub, output_dir, (size_t)st.st_size, NULL);
+        } else if (ok && S_ISREG(lst.st_mode) && has_ptx_suffix(name)) {
+            add(in, path, sub, output_dir, &lst, NULL);
             path = NULL;
         } else {
             free(path);
@@ -95,12 +96,12 @@ bool batch_inputs_collect(BatchInputs *in, char **args, int nargs, const char *o
             char *msg;
             if (asprintf(&msg, "cannot read %s: %s", a, strerror(errno)) < 0) fatal_oom();
             const char *base = strrchr(a, '/');
-            add(in, strdup(a), base && base[1] ? base + 1 : a, output_dir, 0, msg);
+            add(in, strdup(a), base && base[1] ? base + 1 : a, output_dir, NULL, msg);
         } else if (S_ISDIR(st.st_mode)) {
             walk(in, a, "", output_dir, skip);
         } else {
             const char *base = strrchr(a, '/');
-            add(in, strdup(a), base && base[1] ? base + 1 : a, output_dir, (size_t)st.st_size, NULL);
+            add(in, strdup(a), base && base[1] ? base + 1 : a, output_dir, &st, NULL);
         }
     }
     /* two inputs, one output: refuse before anything is written */

@@ -1,8 +1,10 @@
 /* batch_inputs.h — the files a batch run processes.
  *
  * A FILE argument is one input whose output is OUTDIR/its base name; a DIR
- * argument contributes every *.ptx below it (recursively, sorted by name,
- * symlinked files followed, symlinked directories not), each written to
+ * argument contributes every *.ptx below it (recursively, sorted by name;
+ * symbolic links are not followed, neither to files nor to directories: a
+ * link in a directory tree may be someone else's, pointing at a file the
+ * user can read but never meant to copy), each written to
  * OUTDIR/its path relative to DIR.  The output directory itself is never
  * searched, so rerunning a batch does not pick up its own results.  With
  * --in-place the output of an input is the input. */
@@ -16,6 +18,7 @@ typedef struct BatchInput {
     char *path;         /* as found: the argument, or argument/relative */
     char *output;       /* where the result goes */
     size_t bytes;       /* size when listed (for progress) */
+    unsigned mode;      /* its permission bits (the output's are no wider) */
     char *error;        /* set when the argument could not be read */
 } BatchInput;
 

@@ -158,6 +158,9 @@ int main(int argc, char **argv)
         sink.json = open_memstream(&sink.json_buf, &sink.json_len);
         if (!sink.text || !sink.json) fatal_oom();
     }
+    /* a signal (a CI job's SIGTERM) removes the OUTPUT.ptxopt-XXXXXX that
+     * -o writes before renaming it into place (codegen/outfile.h) */
+    cleanup_install();
     Remarks rem;
     remarks_init(&rem);
     int worst = EXIT_OK;

@@ -7,14 +7,17 @@
  *   ptxopt-model-query points ARCH BLOCK [SMEM [RLO RHI]]
  *   ptxopt-model-query universal ARCH [SMEM]
  *
- * Output is one "key value" record per line, easy to split.  Not installed:
- * testsuite/model/ptxas_critical_points.py compares `levels` with ptxas. */
+ * Output is one "key value" record per line, easy to split.  Installed
+ * (man/ptxopt-model-query.1: what regtune and ptxopt-tune base their
+ * register caps on, for scripts); testsuite/model/ptxas_critical_points.py
+ * compares `levels` with ptxas. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "model/critical.h"
 
 static const char *prog = "ptxopt-model-query";
@@ -76,6 +79,10 @@ static void print_arch(const Arch *a)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+        printf("%s (ptxopt) %s\n", prog, PACKAGE_VERSION);
+        return 0;
+    }
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
         return usage(stdout, 0);
     if (argc < 2)
