@@ -20,8 +20,26 @@
  * ulps; absolute and relative bounds round exact ± bound toward the exact
  * value, so the result is inside the bound and its next float outward is
  * not (when no float lies strictly between, the rounded-to-nearest result,
- * whose error is at most half an ulp, is kept).  NaN, infinite and zero
- * results and special inputs (±0, ±inf, NaN) follow the exact model.
+ * whose error is at most half an ulp, is kept).  The ISA's special-value
+ * tables give exact results for special inputs (±0, ±inf, NaN) and the
+ * results ±0, ±inf and NaN are never moved either: a result that overflows
+ * stays infinite (rcp.approx of a tiny number, ex2.approx of 200), one
+ * that underflows stays a zero of its sign (div.approx 1e-30 / 1e30), as
+ * they are on the hardware; an error bound does not turn them into
+ * FLT_MAX or a subnormal of the other sign.
+ *
+ * sin/cos.approx beyond the documented range: ptxas lowers both to
+ *     FMUL.RZ t, a, 0.15915493667125701904   (1/2pi as an f32: 0x3E22F983)
+ *     MUFU.SIN/COS d, t                       (t in revolutions)
+ * (nvdisasm of sm_75/80/90 cubins; the .ftz and plain forms alike).  The
+ * product keeps 24 bits, so beyond |a| = 100 pi the fraction of a
+ * revolution it keeps shrinks: at 1e6 the result is off by up to 0.12, at
+ * 1e7 by 0.58, at 1e8 the fraction is gone (errors near 1).  In bound and
+ * random mode |a| > 100 pi is modelled that way: t rounded toward zero,
+ * the function of its fraction of a revolution, then the MUFU's own
+ * error, 2^-20.5, on the side or at the place the mode picks.  Within
+ * 100 pi the documented bound (which holds for the same sequence) is used
+ * as before.  exact mode stays the function in double.
  *
  * THE TABLE (PTX ISA, "Floating-Point Instructions", as distilled with
  * sources in research/seed-002-sfu-lock.md §2.7 [D]; the rsqrt figure is
@@ -30,7 +48,8 @@
  *   instruction            input range              documented max error
  *   sin/cos.approx.f32     |a| <= 2 pi              absolute 2^-20.5
  *                          |a| <= 100 pi            absolute 2^-14.7
- *                          otherwise                none given: 2^-14.7 used
+ *                          otherwise                none given: the lowered
+ *                                                   sequence (above) + 2^-20.5
  *   ex2.approx.f32         full range               2 ulp
  *   lg2.approx.f32         a in (0.5, 2)            absolute 2^-22
  *                          otherwise                relative 2^-22
@@ -111,7 +130,11 @@ bool emu_approx_bound_f32(int op, bool full, float a, float b, EmuApproxBound *o
         out->kind = EMU_BOUND_ABS;
         if (x <= 2 * PI) { out->value = exp2(-20.5); out->what = "|a| <= 2pi"; }
         else if (x <= 100 * PI) { out->value = exp2(-14.7); out->what = "|a| <= 100pi"; }
-        else { out->value = exp2(-14.7); out->what = "|a| > 100pi: no documented bound, the widest used"; }
+        else {
+            out->value = exp2(-20.5);
+            out->what = "|a| > 100pi: no documented bound; modelled as lowered (FMUL.RZ by 1/2pi, MUFU of the "
+                        "fraction) plus 2^-20.5";
+        }
         return true;
     case EK_FEX2: out->kind = EMU_BOUND_ULP; out->value = 2; return true;
     case EK_FLG2:
@@ -169,6 +192,15 @@ static float toward_exact(double exact, double dev)
     return r;
 }
 
+/* sin/cos.approx as ptxas lowers them: the argument times 1/2pi (an f32)
+ * rounded toward zero, in revolutions; the function of its fraction. */
+double emu_approx_sincos_lowered(int op, float a)
+{
+    double t = (double)f64_to_f32_rnd((double)a * (double)f32_of(0x3E22F983u), RND_RZ);
+    double frac = t - floor(t);   /* exact: t has at most 24 significant bits */
+    return op == EK_FSIN ? sin(2 * PI * frac) : cos(2 * PI * frac);
+}
+
 float emu_approx_f32(const EmuApprox *m, int op, bool full, uint32_t ia, uint32_t ib, double exact)
 {
     float rn = (float)exact;
@@ -178,6 +210,13 @@ float emu_approx_f32(const EmuApprox *m, int op, bool full, uint32_t ia, uint32_
     if (!emu_approx_bound_f32(op, full, a, b, &bd)) return rn;
     if (bd.kind == EMU_BOUND_ZERO) return isinf(a) || isnan(a) ? NAN : copysignf(0.0f, a) * copysignf(1.0f, b);
     if (isnan(exact) || isinf(exact) || exact == 0 || isnan(a) || isinf(a) || a == 0) return rn;
+    if ((op == EK_FSIN || op == EK_FCOS) && fabs((double)a) > 100 * PI) {
+        /* beyond the documented range: the lowered sequence's value is the centre */
+        exact = emu_approx_sincos_lowered(op, a);
+        rn = (float)exact;
+    }
+    /* the special results of the ISA's tables stay as they are */
+    if (rn == 0 || isinf(rn) || isnan(rn)) return rn;
     if (op == EK_FDIV && f32_special(b)) return rn;
     uint64_t h = input_hash(m->mode == EMU_APPROX_RANDOM ? m->seed : 0, op, ia, op == EK_FDIV ? ib : 0);
     if (m->mode == EMU_APPROX_BOUND) {

@@ -99,6 +99,9 @@ struct EmuApprox;
 struct EmuApproxBound;
 bool emu_approx_bound_f32(int op, bool full, float a, float b, struct EmuApproxBound *out);
 float emu_approx_f32(const struct EmuApprox *m, int op, bool full, uint32_t ia, uint32_t ib, double exact);
+/* sin/cos.approx (EK_FSIN/EK_FCOS) as ptxas lowers them (FMUL.RZ by 1/2pi,
+ * MUFU of the fraction): the model beyond |a| = 100 pi. */
+double emu_approx_sincos_lowered(int op, float a);
 double emu_approx_f64_gross(int op, uint64_t ia);
 
 #endif

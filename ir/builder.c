@@ -24,6 +24,47 @@ Reg *ir_fresh_reg(Function *fn, const char *type)
     }
 }
 
+void ir_fresh_reg_range(Function *fn, const char *type, uint32_t n, Reg **out)
+{
+    Arena *a = &fn->mod->arena;
+    const char *t = type[0] == '.' ? type + 1 : type;
+    Str base;
+    for (;;) {
+        base = str_c(arena_printf(a, "%%px_%s_r%u_", t, fn->fresh_counter++));
+        if (!regs_name_taken(fn, base)) break;
+    }
+    Str ty = str_c(arena_strndup(a, type, strlen(type)));
+    regs_declare(fn, base, ty, 0, (int32_t)n);
+    /* `.reg TYPE BASE<n>;` after the function's declarations */
+    Decl *d = ARENA_NEW(a, Decl);
+    d->space = STR_LIT(".reg");
+    d->type = ty;
+    d->ndecl = 1;
+    d->decls = ARENA_NEW(a, Declarator);
+    d->decls[0] = (Declarator){ base, (int32_t)n, 0, { 0 } };
+    d->ntok = 6;
+    d->tok = ARENA_ARRAY(a, Token, 6);
+    d->tok[0] = (Token){ STR_LIT(".reg"), TOKK_DOTWORD };
+    d->tok[1] = (Token){ ty, TOKK_DOTWORD };
+    d->tok[2] = (Token){ base, TOKK_REG };
+    d->tok[3] = (Token){ STR_LIT("<"), TOKK_PUNCT };
+    d->tok[4] = (Token){ str_c(arena_printf(a, "%u", n)), TOKK_INT };
+    d->tok[5] = (Token){ STR_LIT(">"), TOKK_PUNCT };
+    Stmt *s = ARENA_NEW(a, Stmt);
+    s->kind = STMT_DECL;
+    s->dirty = true;
+    s->u.decl = d;
+    Block *b = fn->first;
+    Stmt *after = NULL;
+    FOR_EACH_STMT(x, b)
+        if (x->kind == STMT_DECL) after = x;
+    if (after) ir_insert_after(after, s);
+    else if (b->first) ir_insert_before(b->first, s);
+    else ir_append(b, s);
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = regs_lookup(fn, str_c(arena_printf(a, "%.*s%u", (int)base.len, base.p, i)));
+}
+
 static bool label_taken(Function *fn, Str name)
 {
     FOR_EACH_BLOCK(b, fn)

@@ -24,11 +24,21 @@
  *     The original blocks are unchanged (except a label added to a block
  *     that is the target of a new explicit branch).  Nothing enters the
  *     copy: the caller adds the branch that selects it.
+ *   { } scopes (nvcc emits one around every call of a non-inlined
+ *   function and around __syncthreads_count/_or) are copied when the
+ *   region holds them whole: the registers declared in them get fresh
+ *   names in the copy (%pxs<n>_<name>, one new Reg each), .param
+ *   declarations keep theirs (another scope).
  *   Returns the copy of `first`, or NULL (and nothing changed) when the
  *   region cannot be copied; *why then says what was in the way:
- *   declarations or { } scopes (names would be declared twice), brx.idx and
+ *   declarations outside a { } scope (names would be declared twice), a
+ *   scope the region opens or closes but does not hold whole, brx.idx and
  *   .branchtargets/.calltargets lists (label tables), or verbatim text the
  *   parser kept as an unknown statement.
+ *
+ *   ir_clone_possible(fn, first, last, after, &why) answers the same
+ *   question without changing anything, so that a caller can decide
+ *   everything before it emits anything.
  *
  * The caller calls analysis_invalidate(fn) afterwards. */
 #ifndef PTXOPT_IR_CLONE_H
@@ -44,6 +54,7 @@ typedef struct CloneMap {
 
 Block *ir_clone_blocks(Function *fn, Block *first, Block *last, Block *after,
                        CloneMap *map, const char **why);
+bool ir_clone_possible(Function *fn, Block *first, Block *last, Block *after, const char **why);
 
 /* The copy of an original block / statement of the region (NULL if it is
  * not in the region). */

@@ -69,6 +69,7 @@ struct Reg {
     uint8_t vec;       /* 0, 2, 4: declared as a vector register (.v2/.v4) */
     bool special;      /* %tid, %ntid, %laneid, ... */
     bool fresh;        /* created by a pass; declared by the printer */
+    bool scoped;       /* declared in a nested { } scope (not in the function's name table) */
 };
 
 /* --------------------------------------------------------------- operands */
@@ -330,6 +331,10 @@ Stmt *ir_block_last_instr(Block *b);
  * of a given type (".b32", ".pred", ...) whose name cannot collide. */
 Reg *ir_find_reg(Function *fn, Str name);
 Reg *ir_fresh_reg(Function *fn, const char *type);
+/* n fresh registers of one type under one range declaration
+ * (`.reg .f32 %px_f32_r7_<n>;` after the function's declarations), for a
+ * pass that adds many at once: out[0..n-1]. */
+void ir_fresh_reg_range(Function *fn, const char *type, uint32_t n, Reg **out);
 /* A label name not used anywhere in the module, "$ptxopt_L<n>". */
 Str ir_fresh_label(Function *fn);
 

@@ -273,6 +273,7 @@ Reg *regs_new_scoped(Function *fn, Str name, Str type, int vec)
     Reg *r = reg_new(fn, t, name, type, vec, false);
     *reg_slot(t, name, str_hash(name)) = prev;
     t->count--;
+    r->scoped = true;
     return r;
 }
 

@@ -5,8 +5,8 @@ libptxopt_a_SOURCES += opt/pass.h opt/pipeline.c opt/registry.c opt/remarks.c op
 	opt/bypass/bypass.h opt/bypass/internal.h opt/bypass/options.c opt/bypass/sites.c opt/bypass/legality.c \
 	opt/bypass/profit.c opt/bypass/cacheop.c opt/bypass/partition.c opt/bypass/emit_pairs.c \
 	opt/bypass/emit_versioning.c opt/bypass/emit_l2policy.c opt/bypass/pass.c \
-	opt/sfu/sfu.h opt/sfu/internal.h opt/sfu/options.c opt/sfu/sites.c opt/sfu/fingerprints.c opt/sfu/legality.c \
-	opt/sfu/replace.c opt/sfu/split.c opt/sfu/resources.c opt/sfu/pass.c \
+	opt/sfu/sfu.h opt/sfu/internal.h opt/sfu/options.c opt/sfu/sites.c opt/sfu/fplib.c opt/sfu/match.c opt/sfu/fingerprints.c opt/sfu/legality.c \
+	opt/sfu/reach.c opt/sfu/replace.c opt/sfu/guard.c opt/sfu/prune.c opt/sfu/split.c opt/sfu/resources.c opt/sfu/pass.c \
 	opt/tinylock/tinylock.h opt/tinylock/internal.h opt/tinylock/options.c opt/tinylock/primitives.c \
 	opt/tinylock/sites.c opt/tinylock/legality.c opt/tinylock/flag.c opt/tinylock/resources.c opt/tinylock/emit.c opt/tinylock/pass.c
 check_PROGRAMS += testsuite/unit/tinylock_prims

@@ -16,6 +16,8 @@ sfu<lambda=L;key=warp>, and this prints:
            ptxopt --sass-report): sfu (MUFU) / fp32 / int / total, and
            registers (both clones are in the code: static counts grow with
            the split, the dynamic ones above show what lambda changes).
+Each kernel's header line says which sites the pass finds (issue 24:
+MRI-Q's sinf/cosf and Box-Muller's logf/sinf/cosf were missed before).
 Then the -use_fast_math build as a reference row, the thesis's figures for
 the kernel's functions (Table 6.4: SFU/precise throughput per SM on
 Maxwell and the SFU version's error; the per-application speedups exist
@@ -120,6 +122,10 @@ def main():
             W = (threads + 31) // 32
             print()
             print("%s (thesis %s), W = %d warps per CTA; functions %s" % (name, abbr, W, ", ".join(fns)))
+            r = run([a.ptxopt, "--passes=sfu<lambda=0;gate=off>", "--remarks", "-o", os.devnull, src])
+            sites = re.findall(r"site \d+, (\w+): ", r.stderr)
+            print("sites the pass finds: %s" % (", ".join("%s x%d" % (k, sites.count(k)) for k in sorted(set(sites)))
+                                               or "none"))
             print("%-8s %-12s %-22s %-24s %-5s" % ("lambda", "error mre", "emu sfu/fma/alu", "sass sfu/fp32/int/total",
                                                   "regs"))
             err_all = None

@@ -24,8 +24,9 @@
  * reach it from different instructions.  Warp-level operations
  * (shfl.sync, bar.warp.sync, votes) are unaffected: a warp is never split.
  *
- * The copy is made with ir/clone.h (labels renamed, registers shared).
- * A body that cannot be copied (declarations or scopes inside it, brx.idx
+ * The copy is made with ir/clone.h (labels renamed, registers shared; the
+ * registers of { } scopes, around calls and __syncthreads_count, renamed).
+ * A body that cannot be copied (declarations outside a scope, brx.idx
  * tables, verbatim text) is refused with clone's reason. */
 #include <string.h>
 

@@ -12,12 +12,25 @@
  *
  * powf becomes __powf's sequence ex2(y * lg2(x)): it returns NaN for
  * x < 0 (powf gives ±|x|^y for integer y), NaN for pow(0, 0) and
- * pow(1, inf) (powf: 1), and its error grows with |y * log2 x|. */
+ * pow(1, inf) (powf: 1), and its error grows with |y * log2 x|.  With an
+ * integer constant exponent C (a fingerprint of powf(x, C), fplib.c) it
+ * is ex2(C * lg2|x|), negated for x < 0 and odd C: powf's sign.
+ *
+ * sinf and cosf become sin/cos.approx behind a guard (guard.c): the
+ * documented bound holds on [-100 pi, 100 pi] only, and ptxas's lowering
+ * (FMUL.RZ by 1/2pi, then MUFU.SIN) loses the argument's fraction beyond
+ * it (emu/approx_error.c models it: errors of 0.1 to 1 at 1e6..1e8). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opt/sfu/internal.h"
+
+/* powf(x, (float)n): the fingerprint's second input is an integer. */
+static bool int_exponent(const SfuSite *s)
+{
+    return s->fp && s->kind == SFU_POW && !s->fp->pclass[0] && s->fp->nin == 2 && s->fp->types && s->fp->types[1] == 'r';
+}
 
 typedef struct Seq {
     const char *text, *bound;
@@ -43,7 +56,17 @@ const char *sfu_replacement_text(const SfuSite *s)
     case SFU_EXP10: return s->ftz ? "mul.ftz by log2(10) + ex2.approx.ftz.f32" : "mul by log2(10) + ex2.approx.f32";
     case SFU_LOG: return s->ftz ? "lg2.approx.ftz.f32 + mul.ftz by ln(2)" : "lg2.approx.f32 + mul by ln(2)";
     case SFU_LOG2: return s->ftz ? "lg2.approx.ftz.f32" : "lg2.approx.f32";
-    case SFU_POW: return s->ftz ? "lg2.approx.ftz.f32 + mul.ftz + ex2.approx.ftz.f32" : "lg2.approx.f32 + mul + ex2.approx.f32";
+    case SFU_POW:
+        if (int_exponent(s))
+            return s->ftz ? "abs + lg2.approx.ftz.f32 + mul.ftz by (float)n + ex2.approx.ftz.f32 + the sign of x for odd n"
+                          : "abs + lg2.approx.f32 + mul by (float)n + ex2.approx.f32 + the sign of x for odd n";
+        if (s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param && ((long long)s->param) % 2)
+            return s->ftz ? "abs + lg2.approx.ftz.f32 + mul.ftz by the exponent + ex2.approx.ftz.f32 + copysign of x"
+                          : "abs + lg2.approx.f32 + mul by the exponent + ex2.approx.f32 + copysign of x";
+        if (s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param)
+            return s->ftz ? "abs + lg2.approx.ftz.f32 + mul.ftz by the exponent + ex2.approx.ftz.f32"
+                          : "abs + lg2.approx.f32 + mul by the exponent + ex2.approx.f32";
+        return s->ftz ? "lg2.approx.ftz.f32 + mul.ftz + ex2.approx.ftz.f32" : "lg2.approx.f32 + mul + ex2.approx.f32";
     case SFU_TANH: return "tanh.approx.f32";
     case SFU_NKINDS: break;
     }
@@ -62,12 +85,19 @@ const char *sfu_error_bound(const SfuSite *s)
     case SFU_RCP: return "1 ulp";
     case SFU_SQRT: return "relative 2^-23";
     case SFU_RSQRT: return "relative 2^-22.9";
-    case SFU_SIN: case SFU_COS: return "absolute 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi], no guarantee outside";
+    case SFU_SIN: case SFU_COS:
+        return s->guard ? "absolute 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi]; |x| > 100pi, infinities and NaN "
+                          "run nvcc's precise code (guard)"
+                        : "absolute 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi], no guarantee outside";
     case SFU_EXP: return "2 + floor(|1.173 x|) ulp (__expf)";
     case SFU_EXP10: return "2 + floor(|2.97 x|) ulp (__exp10f)";
     case SFU_LOG: return "absolute 2^-21.41 for x in [0.5, 2], 3 ulp elsewhere (__logf)";
     case SFU_LOG2: return "absolute 2^-22 for x in [0.5, 2], 2 ulp elsewhere (__log2f)";
-    case SFU_POW: return "as exp2(y * log2 x): lg2's error amplified by |y log2 x|; NaN for x < 0 (__powf)";
+    case SFU_POW:
+        if ((s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param) || int_exponent(s))
+            return "as exp2(C * log2 |x|): lg2's error amplified by |C log2 x| (an integer constant exponent C: "
+                   "the sign of powf for x < 0)";
+        return "as exp2(y * log2 x): lg2's error amplified by |y log2 x|; NaN for x < 0 (__powf)";
     case SFU_TANH: return "relative 2^-11";
     case SFU_NKINDS: break;
     }
@@ -144,6 +174,34 @@ static void sequence(Emit *e, const SfuSite *s, Operand d)
     case SFU_LOG2: emit2(e, OP("lg2.approx%s.f32"), d, s->in[0]); return;
     case SFU_POW:
         u = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+        if (int_exponent(s)) {
+            /* powf(x, (float)n): |x|^n, negative for x < 0 and odd n (as powf) */
+            Operand yf = ir_op_reg(ir_fresh_reg(fn, ".f32")), a = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+            Operand r = ir_op_reg(ir_fresh_reg(fn, ".f32")), cs = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+            Operand odd = ir_op_reg(ir_fresh_reg(fn, ".b32")), p = ir_op_reg(ir_fresh_reg(fn, ".pred"));
+            emit2(e, "cvt.rn.f32.s32", yf, s->in[1]);
+            emit2(e, "abs.f32", a, s->in[0]);
+            emit2(e, OP("lg2.approx%s.f32"), t, a);
+            emit3(e, OP("mul%s.f32"), u, t, yf);
+            emit2(e, OP("ex2.approx%s.f32"), r, u);
+            emit3(e, "and.b32", odd, s->in[1], ir_op_int(m, 1));
+            emit3(e, "setp.ne.s32", p, odd, ir_op_int(m, 0));
+            emit3(e, "copysign.f32", cs, s->in[0], r);
+            emit(e, "selp.f32", 4, (Operand[]){ d, cs, r, p });
+            return;
+        }
+        if (s->fp && s->fp->pclass[0] && s->param == (double)(long long)s->param) {
+            /* an integer constant exponent: |x|^C, negative for x < 0 and odd C (as powf) */
+            bool odd = ((long long)s->param) % 2 != 0;
+            Operand a = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+            Operand r = odd ? ir_op_reg(ir_fresh_reg(fn, ".f32")) : d;
+            emit2(e, "abs.f32", a, s->in[0]);
+            emit2(e, OP("lg2.approx%s.f32"), t, a);
+            emit3(e, OP("mul%s.f32"), u, t, s->in[1]);
+            emit2(e, OP("ex2.approx%s.f32"), r, u);
+            if (odd) emit3(e, "copysign.f32", d, s->in[0], r);
+            return;
+        }
         emit2(e, OP("lg2.approx%s.f32"), t, s->in[0]);
         emit3(e, OP("mul%s.f32"), u, t, s->in[1]);
         emit2(e, OP("ex2.approx%s.f32"), d, u);
@@ -154,134 +212,41 @@ static void sequence(Emit *e, const SfuSite *s, Operand d)
 #undef OP
 }
 
-void sfu_replace(Function *fn, SfuSite *s, uint8_t *feeds)
+void sfu_replace(Function *fn, SfuSite *s)
 {
-    /* the region's statements in layout order; interleaved and kept ones move in front */
-    Stmt **all;
-    int n = sfu_region_stmts(s, &all);
-    /* what the region read: the code computing it may now be dead (sfu_sweep) */
-    for (int k = 0; feeds && k < n; k++) {
-        if (all[k]->kind != STMT_INSTR) continue;
-        bool keep = false;
-        for (int j = 0; j < s->nskip; j++) keep |= s->skip[j] == all[k];
-        if (keep) continue;
-        RegRef refs[32];
-        int nr = refs_of_instr(fn, &all[k]->u.instr, refs, 32);
-        for (int j = 0; j < nr && j < 32; j++)
-            if ((refs[j].flags & REF_USE) && refs[j].reg < fn->nregs) feeds[refs[j].reg] = 1;
+    if (!s->fp) {
+        /* a single instruction (or the sqrt + rcp pair): the sequence in its place */
+        Emit e = { .fn = fn, .at = s->last };
+        if (s->out_def) e.guard = s->out_def->u.instr.guard, e.guard_neg = s->out_def->u.instr.guard_neg;
+        sequence(&e, s, ir_op_reg(s->out));
+        if (s->first != s->last) ir_remove(s->first);
+        ir_remove(s->last);
+        analysis_invalidate(fn);
+        return;
     }
-    Block *home = s->first->block, *lastb = s->last->block;
-    Stmt *anchor = ir_new_label(fn, STR_LIT("")); /* placeholder, removed below */
-    anchor->kind = STMT_DIRECTIVE;
-    ir_insert_before(s->first, anchor);
-    for (int k = 0; k < n; k++) {
-        bool keep = false;
-        for (int j = 0; j < s->nskip; j++) keep |= s->skip[j] == all[k];
-        ir_remove(all[k]);
-        if (keep) ir_insert_before(anchor, all[k]);
-    }
+    /* a library region: the output computed where the precise code defined
+     * it (a placeholder marks the place while the sequence goes in) */
+    Stmt *anchor = ir_new_instr(fn, "ret", 0);
+    if (s->at) ir_insert_before(s->at, anchor);
+    else ir_append(s->at_block, anchor);
     Emit e = { .fn = fn, .at = anchor };
-    if (s->out_def) e.guard = s->out_def->u.instr.guard, e.guard_neg = s->out_def->u.instr.guard_neg;
-    if (s->fused) {
+    Stmt *before = anchor->prev;
+    if (s->tail == '-') {
         Operand t = ir_op_reg(ir_fresh_reg(fn, ".f32"));
         sequence(&e, s, t);
-        emit3(&e, s->ftz ? "add.ftz.f32" : "add.f32", ir_op_reg(s->out), t, s->addend);
+        emit2(&e, s->ftz ? "neg.ftz.f32" : "neg.f32", ir_op_reg(s->out), t);
+    } else if (s->tail) {
+        Operand t = ir_op_reg(ir_fresh_reg(fn, ".f32"));
+        sequence(&e, s, t);
+        emit3(&e, s->tail == '+' ? (s->ftz ? "add.ftz.f32" : "add.f32") : (s->ftz ? "mul.ftz.f32" : "mul.f32"),
+              ir_op_reg(s->out), t, s->tail_opnd);
     } else
         sequence(&e, s, ir_op_reg(s->out));
-    /* the blocks after home up to the last one held only the region (it is
-     * contiguous): what is left of the last one, its tail, joins home */
-    for (Block *x = home->next; x && home != lastb;) {
-        Block *nx = x->next;
-        while (x->first) {
-            Stmt *t = x->first;
-            ir_remove(t);
-            ir_append(home, t);
-        }
-        home->next = nx;
-        if (nx) nx->prev = home;
-        else fn->last = home;
-        if (x == lastb) break;
-        x = nx;
-    }
-    /* the chunks held whole blocks: those are empty now */
-    for (Block *x = fn->first; x;) {
-        Block *nx = x->next;
-        if (!x->first && x != fn->first && s->nchunks) {
-            x->prev->next = nx;
-            if (nx) nx->prev = x->prev;
-            else fn->last = x->prev;
-        }
-        x = nx;
-    }
+    Stmt *first = before ? before->next : anchor->block->first;
+    while (first && first->kind != STMT_INSTR) first = first->next;
+    Stmt *last = anchor->prev;
     ir_remove(anchor);
-    ir_renumber_blocks(fn);
-    analysis_invalidate(fn);
-    free(all);
-}
-
-/* Removes the pure instructions that only fed replaced regions (a register
- * in feeds, dead right after them: sinf's local-table pointer, powf's
- * test of y's parity), and what fed those, so the approximate code does
- * not keep the precise code's set-up alive (ptxas would keep the local
- * table, 32 bytes of stack, for an unused pointer).  Nothing else is
- * touched. */
-void sfu_sweep(Function *fn, uint8_t *feeds, uint32_t nfeeds)
-{
-    for (bool changed = true; changed;) {
-        changed = false;
-        analysis_invalidate(fn);
-        const Cfg *c = cfg_get(fn);
-        const Liveness *l = liveness_get(fn);
-        const RegRefs *rr = refs_get(fn);
-        uint64_t *set = calloc(l->words ? l->words : 1, sizeof *set);
-        Stmt **dead = calloc(c->ninstr ? c->ninstr : 1, sizeof *dead);
-        uint32_t ndead = 0;
-        for (uint32_t i = 0; i < c->ninstr; i++) {
-            Stmt *st = c->instr[i];
-            const Instr *in = &st->u.instr;
-            if (!(c->iflags[i] & OPF_PURE) || in->op == OP_UNKNOWN) continue;
-            uint32_t b = c->instr_block[i];
-            if (i + 1 < c->block_instr[b + 1]) liveness_before(l, rr, i + 1, set);
-            else memcpy(set, l->live_out + (size_t)b * l->words, sizeof *set * l->words);
-            bool ok = false;
-            for (uint32_t k = rr->start[i]; k < rr->start[i + 1]; k++) {
-                const RegRef *r = &rr->refs[k];
-                if (!(r->flags & REF_DEF)) continue;
-                if (r->reg >= nfeeds || !feeds[r->reg] || live_bit(set, r->reg)) {
-                    ok = false;
-                    break;
-                }
-                ok = true;
-            }
-            if (!ok) continue;
-            for (uint32_t k = rr->start[i]; k < rr->start[i + 1]; k++)
-                if ((rr->refs[k].flags & REF_USE) && rr->refs[k].reg < nfeeds) feeds[rr->refs[k].reg] = 1;
-            dead[ndead++] = st;
-        }
-        for (uint32_t k = 0; k < ndead; k++) ir_remove(dead[k]);
-        changed = ndead > 0;
-        free(set), free(dead);
-    }
-    /* nvcc's local depot, when nothing addresses it any more (ptxas would
-     * still give it stack) */
-    FOR_EACH_BLOCK (b, fn)
-        for (Stmt *d = b->first, *nx; d; d = nx) {
-            nx = d->next;
-            if (d->kind != STMT_DECL || !str_eqc(d->u.decl->space, ".local") || d->u.decl->ndecl != 1 ||
-                !str_starts(d->u.decl->decls[0].name, "__local_depot"))
-                continue;
-            Str name = d->u.decl->decls[0].name;
-            bool used = false;
-            FOR_EACH_BLOCK (b2, fn)
-                FOR_EACH_STMT (t, b2) {
-                    if (t->kind != STMT_INSTR) continue;
-                    for (int k = 0; k < t->u.instr.nops && !used; k++) {
-                        const Operand *o = &t->u.instr.ops[k];
-                        const Operand *base = o->kind == OPND_ADDR && o->n ? &o->u.elems[0] : o;
-                        used |= base->kind == OPND_SYM && str_eq(opnd_text(base), name);
-                    }
-                }
-            if (!used) ir_remove(d);
-        }
+    if (s->replaces) ir_remove(s->replaces);
+    if (s->guard && first && last) sfu_guard(fn, s, first, last);
     analysis_invalidate(fn);
 }

@@ -20,9 +20,18 @@
  * region become their non-aligned barrier.* forms in both copies: warps of
  * one CTA now reach them through different instructions (the emulator
  * checks this).  Below sm_70 (no barrier.sync) such a region is refused.
- * lambda >= W (.reqntid known) or lambda=all with delivery=imm needs no
- * copy: the sites are replaced in place.  Labels of the split start with
- * $__ptxopt_sfu, which tells a second run that the function is split. */
+ * lambda >= W (.reqntid, or .maxntid: at most that many warps) or
+ * lambda=all with delivery=imm needs no copy: the sites are replaced in
+ * place.  Labels of the split start with $__ptxopt_sfu, which tells a
+ * second run that the function is split.
+ *
+ * Everything is decided before anything is emitted (sfu_plan): the regions
+ * and whether each can be cloned (ir_clone_possible), hence which sites
+ * will be replaced; the pass's remarks then say the same thing the code
+ * does, and a function nothing applies to is left byte-identical (the
+ * plan only re-cuts blocks, which the text does not show).  sfu_apply
+ * carries the plan out; the precise code the replacements left dead goes
+ * in one prune over all copies (prune.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,16 +62,25 @@ static Str new_label(Function *fn, const char *what)
     return (Str){ arena_strndup(&fn->mod->arena, buf, n), n };
 }
 
-/* Warps per CTA from .reqntid, 0 when unknown. */
-static int warps_per_cta(const Function *fn)
+/* Warps per CTA from .reqntid (exact) or .maxntid (an upper bound), 0 when
+ * unknown. */
+static int warps_per_cta(const Function *fn, bool *exact)
 {
-    for (uint32_t i = 0; i < fn->nperf; i++)
-        if (str_eqc(fn->perf[i].name, ".reqntid")) {
-            long t = 1;
-            for (int k = 0; k < fn->perf[i].n; k++) t *= fn->perf[i].v[k];
-            return (int)((t + 31) / 32);
+    int best = 0;
+    *exact = false;
+    for (uint32_t i = 0; i < fn->nperf; i++) {
+        bool req = str_eqc(fn->perf[i].name, ".reqntid");
+        if (!req && !str_eqc(fn->perf[i].name, ".maxntid")) continue;
+        long t = 1;
+        for (int k = 0; k < fn->perf[i].n; k++) t *= fn->perf[i].v[k];
+        int w = (int)((t + 31) / 32);
+        if (req) {
+            *exact = true;
+            return w;
         }
-    return 0;
+        best = w;
+    }
+    return best;
 }
 
 static Stmt *instr(Function *fn, const char *full, int nops, const Operand *ops)
@@ -73,7 +91,7 @@ static Stmt *instr(Function *fn, const char *full, int nops, const Operand *ops)
 }
 
 /* The module variable delivery=global reads (added once). */
-static void lambda_symbol(Module *m, long lambda)
+void sfu_lambda_symbol(Module *m, long lambda)
 {
     Str space;
     if (modsyms_find(m, STR_LIT(SFU_LAMBDA_SYMBOL), &space)) return;
@@ -169,7 +187,16 @@ static void unalign(Function *fn, Block *first, Block *last)
 
 typedef struct Region {
     Block *first, *last;
+    const char *refused;    /* not cloned: why */
 } Region;
+
+/* The block whose code the site's approximate code replaces (where its
+ * region's output is defined). */
+static Block *site_block(const SfuSite *s)
+{
+    if (!s->fp) return s->first->block;
+    return s->at ? s->at->block : s->at_block;   /* (blocks re-cut since: the statement knows) */
+}
 
 /* The region of each site: index into regions (created as needed). */
 static int regions_of(Function *fn, SfuSite *v, int n, int *reg_of, Region *rs, bool *whole)
@@ -178,9 +205,8 @@ static int regions_of(Function *fn, SfuSite *v, int n, int *reg_of, Region *rs, 
     const LoopInfo *li = loops_get(fn);
     int nr = 0;
     *whole = li->irreducible;
-    uint32_t *outer = malloc(sizeof *outer * (size_t)(n ? n : 1));
     for (int i = 0; i < n && !*whole; i++) {
-        uint32_t b = cfg_block_index(c, v[i].first->block);
+        uint32_t b = cfg_block_index(c, site_block(&v[i]));
         uint32_t l = b == ANA_NONE ? ANA_NONE : li->innermost[b];
         if (l == ANA_NONE) {
             *whole = true;
@@ -194,63 +220,81 @@ static int regions_of(Function *fn, SfuSite *v, int n, int *reg_of, Region *rs, 
             *whole = true;
             break;
         }
-        outer[i] = l;
         int k = 0;
         while (k < nr && rs[k].first != c->blocks[lo]) k++;
-        if (k == nr) rs[nr++] = (Region){ c->blocks[lo], c->blocks[hi] };
+        if (k == nr) rs[nr++] = (Region){ c->blocks[lo], c->blocks[hi], NULL };
         reg_of[i] = k;
     }
-    free(outer);
     if (*whole) return 0;
     return nr;
+}
+
+/* Is statement t inside the region's blocks? */
+static bool in_region(const Region *r, const Block *b)
+{
+    for (Block *x = r->first; x; x = x->next) {
+        if (x == b) return true;
+        if (x == r->last) break;
+    }
+    return false;
 }
 
 static void map_site(const CloneMap *map, const SfuSite *s, SfuSite *c)
 {
     *c = *s;
-    c->first = clone_map_stmt(map, s->first);
-    c->last = clone_map_stmt(map, s->last);
-    if (s->out_def) c->out_def = clone_map_stmt(map, s->out_def);
-    for (int k = 0; k < s->nskip; k++) c->skip[k] = clone_map_stmt(map, s->skip[k]);
-    for (int k = 0; k < s->nchunks; k++) {
-        c->chunk_first[k] = clone_map_stmt(map, s->chunk_first[k]);
-        c->chunk_last[k] = clone_map_stmt(map, s->chunk_last[k]);
-        if (!c->chunk_first[k] || !c->chunk_last[k]) c->first = NULL;   /* a part outside the region: not in the copy */
+    if (!s->fp) {
+        c->first = clone_map_stmt(map, s->first);
+        c->last = clone_map_stmt(map, s->last);
+        if (s->out_def) c->out_def = clone_map_stmt(map, s->out_def);
+        return;
+    }
+    c->at = s->at ? clone_map_stmt(map, s->at) : NULL;
+    c->at_block = clone_map_block(map, site_block(s));
+    c->replaces = s->replaces ? clone_map_stmt(map, s->replaces) : NULL;
+    c->cand = malloc(sizeof *c->cand * (size_t)(s->ncand ? s->ncand : 1));
+    c->ncand = 0;
+    for (int k = 0; k < s->ncand; k++) {
+        Stmt *t = clone_map_stmt(map, s->cand[k]);
+        if (t) c->cand[c->ncand++] = t;   /* candidates outside the copy stay shared */
     }
 }
 
-bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm)
-{
-    int W = warps_per_cta(fn);
-    bool all = o->delivery == DELIVER_IMM &&
-               (o->lambda >= SFU_LAMBDA_ALL || (o->key == KEY_WARP && W && o->lambda >= W) || (o->key == KEY_WARPID && o->lambda >= 64));
-    if (all) {
-        uint32_t nf = fn->nregs;
-        uint8_t *feeds = calloc(nf ? nf : 1, 1);
-        for (int i = 0; i < n; i++) sfu_replace(fn, &v[i], feeds);
-        sfu_sweep(fn, feeds, nf);
-        free(feeds);
-        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "lambda=%s: every warp approximate, %d sites replaced in place (no split)",
-               o->lambda >= SFU_LAMBDA_ALL ? "all" : o->lambda >= 64 ? ">=64" : "W", n);
-        return false;
-    }
-    /* regions */
-    int *reg_of = calloc((size_t)n, sizeof *reg_of);
-    Region *rs = calloc((size_t)n + 1, sizeof *rs);
+struct SfuPlan {
+    bool all;               /* every warp approximate: replaced in place */
+    int W;
+    bool W_exact;
+    int nr;
     bool whole;
-    int nr = regions_of(fn, v, n, reg_of, rs, &whole);
+    int *reg_of;            /* [n] */
+    Region *rs;
+    Block *entry;           /* the declarations' block */
+    const char *why;        /* nothing applies: why */
+};
+
+SfuPlan *sfu_plan(Function *fn, const SfuOptions *o, SfuSite *v, int n, bool *applied)
+{
+    SfuPlan *p = calloc(1, sizeof *p);
+    if (!p) abort();
+    p->W = warps_per_cta(fn, &p->W_exact);
+    p->all = o->delivery == DELIVER_IMM &&
+             (o->lambda >= SFU_LAMBDA_ALL || (o->key == KEY_WARP && p->W && o->lambda >= p->W) ||
+              (o->key == KEY_WARPID && o->lambda >= 64));
+    for (int i = 0; i < n; i++) applied[i] = p->all;
+    if (p->all) return p;
+    p->reg_of = calloc((size_t)(n ? n : 1), sizeof *p->reg_of);
+    p->rs = calloc((size_t)n + 1, sizeof *p->rs);
+    p->nr = regions_of(fn, v, n, p->reg_of, p->rs, &p->whole);
     analysis_invalidate(fn);
     /* the declarations stay out of every region: the entry block is cut
-     * before its first instruction */
+     * before its first instruction (blocks only: the text is unchanged) */
     Stmt *fi = ir_block_first_instr(fn->first);
-    Block *entry = fn->first;
-    if (!fi) { /* no instruction in the entry block: nothing sensible to split */
-        remark(rm, PASS, fn, NULL, REMARK_MISSED, "the entry block has no instruction: not split");
-        free(reg_of), free(rs);
-        return false;
+    if (!fi) {
+        p->why = "the entry block has no instruction";
+        return p;
     }
     Stmt *lead = fi;   /* labels and directives just before the first instruction belong to the body */
     while (lead->prev && lead->prev->kind != STMT_DECL) lead = lead->prev;
+    Block *entry = fn->first;
     Block *body = lead->prev ? ir_split_block_before(lead) : NULL;
     if (!body) {
         /* the entry block starts with code: an empty declarations block in front */
@@ -261,51 +305,126 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         fn->first = nb;
         body = entry;
         entry = nb;
-        ir_renumber_blocks(fn);
     }
-    for (int r = 0; r < nr; r++) whole |= rs[r].first == entry;
-    if (whole) {
-        nr = 1;
-        rs[0] = (Region){ body, fn->last };
-        for (int i = 0; i < n; i++) reg_of[i] = 0;
+    ir_renumber_blocks(fn);
+    analysis_invalidate(fn);
+    p->entry = entry;
+    for (int r = 0; r < p->nr; r++) p->whole |= p->rs[r].first == entry;
+    if (p->whole) {
+        p->nr = 1;
+        p->rs[0] = (Region){ body, fn->last, NULL };
+        for (int i = 0; i < n; i++) p->reg_of[i] = 0;
     }
-    /* barriers */
-    for (int r = 0; r < nr; r++)
-        for (Block *b = rs[r].first;; b = b->next) {
+    /* what each region allows: barriers need sm_70's barrier.sync; the
+     * region must be copyable (ir_clone_possible) */
+    bool any = false;
+    for (int r = 0; r < p->nr; r++) {
+        Region *R = &p->rs[r];
+        for (Block *b = R->first; !R->refused; b = b->next) {
             bool has = false;
             FOR_EACH_STMT (s, b) has |= s->kind == STMT_INSTR && aligned_barrier(&s->u.instr);
-            if (has && fn->mod->target_sm && fn->mod->target_sm < 70) {
-                remark(rm, PASS, fn, NULL, REMARK_MISSED,
-                       "region has an aligned barrier and the target has no barrier.sync (sm_70): not split");
-                free(reg_of), free(rs);
-                return 0;
-            }
-            if (b == rs[r].last) break;
+            if (has && fn->mod->target_sm && fn->mod->target_sm < 70)
+                R->refused = "it has an aligned barrier and the target has no barrier.sync (sm_70)";
+            if (b == R->last) break;
         }
-    Reg *p = predicate(fn, entry, o);
-    if (o->delivery == DELIVER_GLOBAL) lambda_symbol(fn->mod, o->lambda);
-    int replaced = 0;
-    for (int r = 0; r < nr; r++) {
-        CloneMap map = { 0 };
         const char *why = NULL;
-        unalign(fn, rs[r].first, rs[r].last);
-        Block *copy = ir_clone_blocks(fn, rs[r].first, rs[r].last, rs[r].last, &map, &why);
-        if (!copy) {
-            remark(rm, PASS, fn, NULL, REMARK_MISSED, "region not cloned: %s", why ? why : "?");
+        if (!R->refused && !ir_clone_possible(fn, R->first, R->last, R->last, &why)) R->refused = why ? why : "?";
+        any |= !R->refused;
+    }
+    for (int i = 0; i < n; i++) {
+        const Region *R = &p->rs[p->reg_of[i]];
+        applied[i] = !R->refused && in_region(R, site_block(&v[i])) &&
+                     (v[i].fp || (in_region(R, v[i].first->block) && in_region(R, v[i].last->block)));
+    }
+    if (!any) p->why = "no region can be copied";
+    return p;
+}
+
+void sfu_plan_free(SfuPlan *p)
+{
+    if (!p) return;
+    free(p->reg_of);
+    free(p->rs);
+    free(p);
+}
+
+typedef struct Cands {
+    Stmt **v;
+    int n, cap;
+} Cands;
+
+static void cands_add(Cands *c, Stmt **v, int n);
+
+/* A replaced site's candidates and its out-of-line loads, to prune. */
+static void collect_site(Cands *cand, Cands *self, SfuSite *s)
+{
+    if (!s->fp) return;
+    cands_add(cand, s->cand, s->ncand);
+    if (s->nself) cands_add(self, s->self, s->nself);
+    free(s->self);
+    s->self = NULL;
+    s->nself = 0;
+}
+
+static void cands_add(Cands *c, Stmt **v, int n)
+{
+    if (c->n + n > c->cap) {
+        c->cap = (c->n + n) * 2 + 16;
+        c->v = realloc(c->v, sizeof *c->v * (size_t)c->cap);
+        if (!c->v) abort();
+    }
+    memcpy(c->v + c->n, v, sizeof *v * (size_t)n);
+    c->n += n;
+}
+
+bool sfu_apply(Function *fn, const SfuOptions *o, SfuPlan *p, SfuSite *v, int n, const bool *applied, Remarks *rm)
+{
+    int nap = 0;
+    for (int i = 0; i < n; i++) nap += applied[i];
+    Cands cands = { 0 }, self = { 0 };
+    if (p->all) {
+        for (int i = 0; i < n; i++) {
+            sfu_replace(fn, &v[i]);
+            collect_site(&cands, &self, &v[i]);
+        }
+        if (cands.n) sfu_prune(fn, cands.v, cands.n, self.v, self.n);
+        free(cands.v), free(self.v);
+        remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "lambda=%s: every warp approximate, %d sites replaced in place (no split)",
+               o->lambda >= SFU_LAMBDA_ALL ? "all" : o->key == KEY_WARPID ? ">=64" : "W", n);
+        return false;
+    }
+    if (p->why || !nap) {
+        for (int r = 0; r < p->nr; r++)
+            if (p->rs[r].refused) remark(rm, PASS, fn, NULL, REMARK_MISSED, "region not cloned: %s", p->rs[r].refused);
+        remark(rm, PASS, fn, NULL, REMARK_MISSED, "not split: %s; the kernel is unchanged",
+               p->why ? p->why : "no site in a region that can be copied");
+        return false;
+    }
+    Reg *pred = predicate(fn, p->entry, o);
+    if (o->delivery == DELIVER_GLOBAL) sfu_lambda_symbol(fn->mod, o->lambda);
+    int replaced = 0, split = 0;
+    for (int r = 0; r < p->nr; r++) {
+        Region *R = &p->rs[r];
+        if (R->refused) {
+            remark(rm, PASS, fn, NULL, REMARK_MISSED, "region not cloned: %s", R->refused);
             continue;
         }
+        bool has = false;
+        for (int i = 0; i < n; i++) has |= p->reg_of[i] == r && applied[i];
+        if (!has) continue;
+        CloneMap map = { 0 };
+        const char *why = NULL;
+        unalign(fn, R->first, R->last);
+        Block *copy = ir_clone_blocks(fn, R->first, R->last, R->last, &map, &why);
+        if (!copy) abort();   /* ir_clone_possible said yes */
+        split++;
         /* the copy's sites: all mapped before anything in the copy changes
          * (the map finds a statement by its place in its block) */
         SfuSite *cs = malloc(sizeof *cs * (size_t)n);
         int nc = 0;
         for (int i = 0; i < n; i++) {
-            if (reg_of[i] != r) continue;
-            map_site(&map, &v[i], &cs[nc]);
-            if (cs[nc].first && cs[nc].last) nc++;
-            else
-                remark(rm, PASS, fn, v[i].first, REMARK_MISSED,
-                       "site %s: part of it lies outside the cloned region's blocks: precise in both copies",
-                       sfu_kind_name(v[i].kind));
+            if (p->reg_of[i] != r || !applied[i]) continue;
+            map_site(&map, &v[i], &cs[nc++]);
         }
         /* the copy starts with a label of the split's own */
         Str approx = new_label(fn, "approx");
@@ -334,10 +453,10 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         }
         Stmt *region_line = NULL;
         for (int i = 0; i < n && !region_line; i++)
-            if (reg_of[i] == r) region_line = v[i].first;
+            if (p->reg_of[i] == r) region_line = v[i].first;
         /* dispatch: a block in front of the region (it takes over the
          * region's label, so branches from outside reach it) */
-        Block *first = rs[r].first;
+        Block *first = R->first;
         Block *d = ARENA_NEW(&fn->mod->arena, Block);
         d->fn = fn;
         d->prev = first->prev;
@@ -346,7 +465,7 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         else fn->first = d;
         first->prev = d;
         Stmt *bra = instr(fn, "bra.uni", 1, (Operand[]){ ir_op_sym(fn->mod, approx, 0) });
-        bra->u.instr.guard = p;
+        bra->u.instr.guard = pred;
         Stmt *fl = first->first;
         if (fl && fl->kind == STMT_LABEL) {
             /* branches inside the original region keep going to the region */
@@ -362,7 +481,7 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
                         }
                     }
                 }
-                if (b == rs[r].last) break;
+                if (b == R->last) break;
             }
             ir_remove(fl);
             ir_append(d, fl);
@@ -374,22 +493,29 @@ bool sfu_split(Function *fn, const SfuOptions *o, SfuSite *v, int n, Remarks *rm
         }
         ir_append(d, bra);
         ir_renumber_blocks(fn);
-        uint32_t nf = fn->nregs;
-        uint8_t *feeds = calloc(nf ? nf : 1, 1);
-        for (int i = 0; i < nc; i++) sfu_replace(fn, &cs[i], feeds);
-        sfu_sweep(fn, feeds, nf);
-        free(feeds);
+        for (int i = 0; i < nc; i++) {
+            sfu_replace(fn, &cs[i]);
+            collect_site(&cands, &self, &cs[i]);
+            if (cs[i].fp) free(cs[i].cand);
+        }
         replaced += nc;
         free(cs);
         char lam[96];
         if (o->delivery == DELIVER_GLOBAL) snprintf(lam, sizeof lam, "%s (initially %ld)", SFU_LAMBDA_SYMBOL, o->lambda);
         else snprintf(lam, sizeof lam, "%ld", o->lambda);
         remark(rm, PASS, fn, region_line, REMARK_ANALYSIS, "split: %s cloned; warps with %s < %s run the approximate copy",
-               whole ? "the function body" : "the outermost loop", o->key == KEY_WARP ? "warp-in-CTA index" : "%warpid", lam);
+               p->whole ? "the function body" : "the outermost loop", o->key == KEY_WARP ? "warp-in-CTA index" : "%warpid", lam);
     }
+    if (cands.n) sfu_prune(fn, cands.v, cands.n, self.v, self.n);
+    free(cands.v), free(self.v);
     analysis_invalidate(fn);
+    char wtext[64];
+    if (p->W && p->W_exact) snprintf(wtext, sizeof wtext, ", W = %d (.reqntid)", p->W);
+    else if (p->W) snprintf(wtext, sizeof wtext, ", W <= %d (.maxntid)", p->W);
+    else snprintf(wtext, sizeof wtext, ", W unknown (no .reqntid/.maxntid)");
     remark(rm, PASS, fn, NULL, REMARK_ANALYSIS, "split into %d region%s, %d sites replaced in the approximate copies (lambda %ld%s, key=%s)",
-           nr, nr == 1 ? "" : "s", replaced, o->lambda, W ? "" : ", W unknown", o->key == KEY_WARP ? "warp" : "warpid");
-    free(reg_of), free(rs);
+           split, split == 1 ? "" : "s", replaced, o->lambda, wtext, o->key == KEY_WARP ? "warp" : "warpid");
     return replaced > 0;
 }
+
+bool plan_all(const SfuPlan *p) { return p && p->all; }

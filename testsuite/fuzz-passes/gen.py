@@ -33,13 +33,21 @@ its rewrite is a pass bug, not undefined behaviour:
 * atomics: to the thread's own counter (its old value is deterministic and
   lane-varying) or, result unused, to a per-block counter (commutative).
 * precise float math (feature "math", float kernels): after a load, a
-  division, sqrtf, 1/sqrtf, expf, logf, sinf, cosf, powf, exp10f, log2f or
-  tanhf of loaded values, on clamped operands (MATH below: no overflow,
-  no NaN, sin/cos within 100 pi), whose result only enters acc
-  (acc = acc * 0.75f + m) and so only out: never an index, a condition or
-  a store, so an approximation (the sfu pass) perturbs out alone, by at
-  most 4x the largest per-site error (passes.py).  Its choices come from a
-  second random stream, so --avoid=math gives the programs of before.
+  division, sqrtf, 1/sqrtf, expf, logf, sinf, cosf, powf (also with a
+  constant exponent, and an integer one from (float)(int), of a base of
+  either sign), exp10f, log2f or tanhf of loaded values, on clamped
+  operands (MATH below: no overflow, no NaN, sin/cos within 100 pi), whose
+  result only enters acc (acc = acc * 0.75f + m) and so only out: never an
+  index, a condition or a global store, so an approximation (the sfu pass)
+  perturbs out alone, by at most 4x the largest per-site error
+  (passes.py).  The shapes the sfu pass meets in real code (issue 24):
+  the call alone, in a loop of a constant trip count (nvcc unrolls it) or
+  of a runtime one, and through shared memory (where a barrier is allowed;
+  an array of its own): stored at the thread's own element, a barrier, the
+  values of lanes t^1 and t^8 (the same warp, so a split's precise warps
+  read no approximate value) mixed one by one, a barrier.  Its
+  choices come from a second random stream, so --avoid=math gives the
+  programs of before.
 
 Issue 22's features, from a third stream (--avoid=late,brk gives the
 programs of before): "late" (block 0's thread 0 reads a word others wait
@@ -137,7 +145,16 @@ MATH = {
     "exp10": ("exp10f(CL(V, 2.0f))", 100),
     "log2": ("log2f(fminf(fabsf(V), 64.0f) + 1.0f)", 6.1),
     "tanh": ("tanhf(CL(V, 8.0f))", 1),
+    # powf of a base of either sign, |x| in [1, 4]: a constant exponent
+    # (C: the math stream picks it from POWC), an integer one
+    "powc": ("powf(PBASE(V), #C)", 64),
+    "powi": ("powf(PBASE(V), (float)((int)CL(W, 8.0f) & 3))", 64),
 }
+# constant exponents of "powc" (non-integers take a positive base: powf of a
+# negative one is NaN)
+POWC = ["2.0f", "3.0f", "-1.0f", "0.5f", "2.5f", "1.5f"]
+# the shapes of the math feature's calls (gen.py --features counts them)
+MATH_SHAPES = ["alone", "loop-const", "loop-runtime", "shared"]
 
 
 def avoid(kind):
@@ -176,6 +193,7 @@ class Gen:
         # statement) is the same with or without it
         self.rm = random.Random(seed * 1000003 + 7)
         self.math_ops = []         # math operations emitted (gen.py --features)
+        self.math_shapes = []      # and their shapes
         # issue 22's features: a stream of their own (--avoid=late,brk gives
         # the programs of before)
         self.r22 = random.Random(seed * 7919 + 22)
@@ -318,15 +336,61 @@ class Gen:
         self.mix(s)
         self.math(s)
 
+    def math_text(self, op, v, w):
+        text = MATH[op][0]
+        if op == "powc":
+            c = self.rm.choice(POWC)
+            integer = c in ("2.0f", "3.0f", "-1.0f")
+            text = text.replace("PBASE(V)", "PBASE(V)" if integer else "(fminf(fabsf(V), 3.0f) + 1.0f)").replace("#C", c)
+        return text.replace("V", v).replace("W", w)
+
     def math(self, v):
         """Maybe a precise math operation on V whose result enters acc only."""
         if self.etype != "float" or avoid("math") or self.rm.random() >= 0.4:
             return
         op = self.rm.choice(sorted(MATH))
         w = self.rm.choice(self.values)
+        shape = self.rm.random()
+        shared_ok = self.uniform and not self.returned and not self.fenced
         m = self.var("m")
-        self.emit("float %s = %s;" % (m, MATH[op][0].replace("V", v).replace("W", w)))
-        self.mix(m)
+        if shared_ok and shape < 0.3:
+            # through shared memory (an array of its own, every element set
+            # first: launches with fewer threads leave t ^ 8 unwritten),
+            # within the warp
+            sm = self.var("sm")
+            self.emit("__shared__ float %s[%d];" % (sm, BS_MAX))
+            self.emit("for (int i = t; i < %d; i += (int)(blockDim.x * blockDim.y * blockDim.z)) %s[i] = 0.0f;"
+                      % (BS_MAX, sm))
+            self.emit("float %s = %s;" % (m, self.math_text(op, v, w)))
+            self.mix(m)
+            self.emit("__syncthreads();")
+            self.emit("%s[t] = %s;" % (sm, m))
+            self.emit("__syncthreads();")
+            for lane in ("(t ^ 1)", "(t ^ 8)"):
+                r = self.var("m")
+                self.emit("float %s = %s[%s];" % (r, sm, lane))
+                self.mix(r)
+            self.emit("__syncthreads();")
+            self.reads_any.clear()
+            self.writes.clear()
+            self.math_shapes.append("shared")
+        elif shape < 0.55:
+            # in a loop: a constant trip count (unrolled) or a runtime one
+            const = self.rm.random() < 0.5
+            k = self.var("k")
+            self.emit("for (int %s = 0; %s < %s; %s++) {" % (k, k, self.rm.choice(["3", "4"]) if const else
+                                                             self.rm.choice(["(p & 3) + 1", "(int)(q & 3u)"]), k))
+            self.ind += 1
+            vk = "(%s + (float)%s * 0.25f)" % (v, k)
+            self.emit("float %s = %s;" % (m, self.math_text(op, vk, w)))
+            self.mix(m)
+            self.ind -= 1
+            self.emit("}")
+            self.math_shapes.append("loop-const" if const else "loop-runtime")
+        else:
+            self.emit("float %s = %s;" % (m, self.math_text(op, v, w)))
+            self.mix(m)
+            self.math_shapes.append("alone")
         self.math_ops.append(op)
 
     def store(self):
@@ -619,6 +683,7 @@ class Gen:
 
 
 PRELUDE = ("#define SHOFF 64\n#define CL(x, k) fminf(fmaxf((x), -(k)), (k))\n"
+           "#define PBASE(x) (((x) < 0.0f ? -1.0f : 1.0f) * (fminf(fabsf(x), 3.0f) + 1.0f))\n"
            "__device__ __forceinline__ unsigned ld_acquire(volatile unsigned *p)\n"
            "{ unsigned v; asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p) : \"memory\"); return v; }\n"
            "__device__ __forceinline__ void st_release(volatile unsigned *p, unsigned v)\n"
@@ -645,13 +710,16 @@ if __name__ == "__main__":
         # how often each math operation occurs over seeds 1..N
         from collections import Counter
         n = int(sys.argv[2])
-        seen = Counter()
+        seen, shapes = Counter(), Counter()
         for s in range(1, n + 1):
             g = Gen(s, "k%d" % s)
             g.kernel()
             seen.update(set(g.math_ops))
+            shapes.update(set(g.math_shapes))
         for op in sorted(MATH):
             print("math-%s %d" % (op, seen[op]))
+        for sh in MATH_SHAPES:
+            print("math-shape-%s %d" % (sh, shapes[sh]))
     elif sys.argv[1] == "--meta":
         print(kernel_source(int(sys.argv[2]))[1])
     else:

@@ -23,10 +23,15 @@ SFU_ABS = {
     "pow": ((6 * 2.0 ** -22 + 6 * 2.0 ** -24) * 0.6932 + 2 * 2.0 ** -23) * 64,
     "tanh": 2.0 ** -11,                        # tanh.approx: relative 2^-11, |r| <= 1
 }
+# constant and integer exponents (|x| in [1, 4], |y| <= 3): as "pow"
+SFU_ABS["powc"] = SFU_ABS["powi"] = SFU_ABS["pow"]
 # 4 e, plus 4 ulps of the accumulator's intermediate values (at most 4 x
 # (100 + the loaded values'), taken as 512) for the roundings that differ
 SFU_TOL = "--approx=bound --abs=%.3g --rel=%.3g" % (4 * max(SFU_ABS.values()) + 4 * 2.0 ** -23 * 512,
                                                     4 * 2.0 ** -23)
+# the same bounds under the random model (each approximate result anywhere
+# within its bound, seeded: reproducible)
+SFU_TOL_RANDOM = SFU_TOL.replace("--approx=bound", "--approx=random:24")
 
 # Configurations whose rewrite touches ordering run under weak memory.
 WEAK = "--memory=weak"
@@ -82,6 +87,9 @@ CONFIGS = [
     ("sfu-l0", "sfu<lambda=0>", ""),
     ("sfu-l1", "sfu<lambda=1;gate=off>", SFU_TOL + " oracle:exact-warps=1"),
     ("sfu-all", "sfu<lambda=all;gate=off>", SFU_TOL + " oracle:exact-warps=all"),
+    # the same under --approx=random (issue 24: bound and random campaigns)
+    ("sfu-l2-random", "sfu<lambda=2;gate=off>", SFU_TOL_RANDOM + " oracle:exact-warps=2"),
+    ("sfu-all-random", "sfu<lambda=all;gate=off>", SFU_TOL_RANDOM + " oracle:exact-warps=all"),
     # tinylock: every rewrite on (spin-lock upgrade, barrier channels with
     # the profitability gate), then forced barrier channels with the debug
     # bound (a wait that never ends traps instead of hanging the emulator)

@@ -1,7 +1,8 @@
 /* test_clone.c — ir_clone_blocks (ir/clone.h): fresh labels, branches
  * inside the region retargeted, fall-through out of the region and out of
  * `after` made explicit, originals untouched, regions that cannot be
- * copied refused with nothing changed. */
+ * copied refused with nothing changed; { } scopes (calls,
+ * __syncthreads_count) copied with fresh names for their registers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,12 +198,124 @@ static void test_refused(void)
     ir_module_free(m);
 }
 
+
+/* nvcc's shapes: __syncthreads_count declares a scoped %p1 that shadows the
+ * function's %p1, a call declares .param names and a .reg in its scope.
+ * The copy gets the scopes with fresh register names (one new Reg each,
+ * the same one for every use in the scope), the original and the outer
+ * %p1 stay as they are, the .param names stay (another scope). */
+static const char *scope_src =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".func (.param .b32 r) g(.param .b32 a)\n{\n\tret;\n}\n"
+    ".visible .entry k(.param .u64 k_p)\n{\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<8>;\n"
+    "\tmov.u32 %r1, 0;\n"
+    "$L_loop:\n"
+    "\t{\n"
+    "\t.reg .pred %p1;\n"
+    "\tsetp.ne.u32 %p1, %r1, 0;\n"
+    "\tbar.red.popc.u32 %r2, 0, %p1;\n"
+    "\t}\n"
+    "\t{ // callseq 0, 0\n"
+    "\t.reg .b32 temp_param_reg;\n"
+    "\t.param .b32 param0;\n"
+    "\tst.param.b32 [param0+0], %r2;\n"
+    "\t.param .b32 retval0;\n"
+    "\tcall.uni (retval0), g, (param0);\n"
+    "\tld.param.b32 %r3, [retval0+0];\n"
+    "\t} // callseq 0\n"
+    "\tadd.s32 %r1, %r1, %r3;\n"
+    "\tsetp.lt.s32 %p1, %r1, 10;\n"
+    "\t@%p1 bra $L_loop;\n"
+    "\tret;\n}\n";
+
+static void test_scopes(void)
+{
+    Module *m = parse_text(scope_src);
+    Function *fn = m->funcs[1];
+    Block *loop = block_labelled(fn, "$L_loop");
+    CHECK(loop != NULL, "no loop block");
+    if (!loop) return;
+    Reg *outer = ir_find_reg(fn, STR_LIT("%p1"));
+    const char *why = NULL;
+    CHECK(ir_clone_possible(fn, loop, loop, loop, &why), "refused: %s", why ? why : "?");
+    CloneMap map;
+    Block *c = ir_clone_blocks(fn, loop, loop, loop, &map, &why);
+    CHECK(c != NULL, "refused: %s", why ? why : "?");
+    if (!c) return;
+    char *out = print(m);
+    /* the copy (after $px_L1): fresh names, e.g. %pxs2_p1 and pxs3_temp_param_reg */
+    const char *copy = strstr(out, "$px_L1:\n");
+    char p1[32] = "", tmp[48] = "", want[256];
+    if (copy) sscanf(copy, "$px_L1:\n\t{\n\t.reg .pred %31[^;]", p1);
+    const char *cs = copy ? strstr(copy, "\t.reg .b32 ") : NULL;
+    if (cs) sscanf(cs, "\t.reg .b32 %47[^;]", tmp);
+    snprintf(want, sizeof want, "\tsetp.ne.u32 %s, %%r1, 0;\n\tbar.red.popc.u32 %%r2, 0, %s;\n\t}\n", p1, p1);
+    CHECK(!strncmp(p1, "%pxs", 4) && strstr(copy, want), "scoped %%p1 renamed in the copy:\n%s", out);
+    CHECK(!strncmp(tmp, "pxs", 3) && strstr(tmp, "_temp_param_reg"), "scoped temp_param_reg renamed: '%s'", tmp);
+    CHECK(copy && strstr(copy, "\t.param .b32 param0;\n\tst.param.b32 [param0], %r2;\n"), ".param names kept:\n%s", out);
+    CHECK(strstr(out, "$L_loop:\n\t{\n\t.reg .pred %p1;\n\tsetp.ne.u32 %p1, %r1, 0;\n"), "the original scope unchanged:\n%s", out);
+    /* after the scopes, %p1 is the function's again */
+    CHECK(strstr(out, "\tsetp.lt.s32 %p1, %r1, 10;\n\t@%p1 bra $px_L1;\n") != NULL, "outer %%p1 in the copy:\n%s", out);
+    free(out);
+    /* the copy's scoped register is a Reg of its own, used by both instructions */
+    Stmt *setp = NULL, *bar = NULL;
+    FOR_EACH_STMT(s, c) {
+        if (s->kind != STMT_INSTR) continue;
+        if (str_eqc(s->u.instr.full, "setp.ne.u32")) setp = s;
+        if (str_eqc(s->u.instr.full, "bar.red.popc.u32")) bar = s;
+    }
+    CHECK(setp && bar, "copied instructions");
+    if (setp && bar) {
+        Reg *r = setp->u.instr.ops[0].u.reg;
+        CHECK(r != outer && r->scoped && bar->u.instr.ops[2].u.reg == r, "one fresh scoped Reg");
+        Stmt *os = NULL;
+        FOR_EACH_STMT(s, loop)
+            if (s->kind == STMT_INSTR && str_eqc(s->u.instr.full, "setp.ne.u32")) os = s;
+        CHECK(os && os->u.instr.ops[0].u.reg != r && os->u.instr.ops[0].u.reg != outer, "the original keeps its scoped Reg");
+    }
+    analysis_invalidate(fn);
+    CHECK(cfg_get(fn) != NULL, "cfg");
+    ir_module_free(m);
+}
+
+/* A region that holds only part of a scope is refused, nothing changed. */
+static void test_scope_cut(void)
+{
+    Module *m = parse_text(scope_src);
+    Function *fn = m->funcs[1];
+    char *before = print(m);
+    /* the block of the scope's first instructions, without the rest */
+    Block *loop = block_labelled(fn, "$L_loop");
+    const char *why = NULL;
+    CloneMap map;
+    /* split the loop block inside the call's scope */
+    Stmt *call = NULL;
+    FOR_EACH_STMT(s, loop)
+        if (s->kind == STMT_INSTR && s->u.instr.op == OP_call) call = s;
+    Block *second = call ? ir_split_block_before(call) : NULL;
+    ir_renumber_blocks(fn);
+    CHECK(second != NULL, "split");
+    char *split = print(m);
+    CHECK(strcmp(before, split) == 0, "splitting a block does not change the text");
+    Block *c = ir_clone_blocks(fn, loop, loop, fn->last, &map, &why);
+    CHECK(c == NULL && why && strstr(why, "scope"), "a region opening a scope it does not close: %s", why ? why : "copied");
+    c = second ? ir_clone_blocks(fn, second, second, fn->last, &map, &why) : NULL;
+    CHECK(c == NULL && why && strstr(why, "scope"), "a region closing a scope it does not open: %s", why ? why : "copied");
+    char *after = print(m);
+    CHECK(strcmp(before, after) == 0, "a refused clone changed the function");
+    free(before), free(split), free(after);
+    ir_module_free(m);
+}
+
 int main(void)
 {
     test_loop();
     test_to_end();
     test_falloff();
     test_refused();
+    test_scopes();
+    test_scope_cut();
     if (failures) { fprintf(stderr, "%d failure(s)\n", failures); return 1; }
     puts("clone: ok");
     return 0;

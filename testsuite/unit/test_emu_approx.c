@@ -148,6 +148,73 @@ static void test_specials(void)
     CHECK(isinf(emu_approx_f64_gross(EK_FRCP, bits_f64(1e-310))), "a subnormal input is flushed: 1/0 = inf");
 }
 
+/* Issue 24 item 6: the special results of the ISA's tables stay exact in
+ * bound and random mode: an infinite rcp/ex2 result is not FLT_MAX, an
+ * exact-zero div.approx result keeps its sign. */
+static void test_special_results(void)
+{
+    EmuApprox modes[] = { { EMU_APPROX_BOUND, 1, 0 }, { EMU_APPROX_BOUND, -1, 0 }, { EMU_APPROX_BOUND, 0, 0 },
+                          { EMU_APPROX_RANDOM, 0, 7 } };
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        const EmuApprox *m = &modes[k];
+        float a = 1e-39f;   /* subnormal (not flushed: the plain form); 1/a overflows */
+        float r = emu_approx_f32(m, EK_FRCP, false, bits_f32(a), 0, 1.0 / (double)a);
+        CHECK(isinf(r) && r > 0, "mode %zu: rcp.approx(1e-39) is +inf, got %a", k, (double)r);
+        r = emu_approx_f32(m, EK_FRCP, false, bits_f32(-a), 0, -1.0 / (double)a);
+        CHECK(isinf(r) && r < 0, "mode %zu: rcp.approx(-1e-39) is -inf, got %a", k, (double)r);
+        r = emu_approx_f32(m, EK_FEX2, false, bits_f32(200.0f), 0, exp2(200.0));
+        CHECK(isinf(r) && r > 0, "mode %zu: ex2.approx(200) is +inf, got %a", k, (double)r);
+        r = emu_approx_f32(m, EK_FEX2, false, bits_f32(-200.0f), 0, exp2(-200.0));
+        CHECK(r == 0 && !signbit(r), "mode %zu: ex2.approx(-200) is +0, got %a", k, (double)r);
+        r = emu_approx_f32(m, EK_FDIV, false, bits_f32(1e-30f), bits_f32(1e30f), 1e-30 / 1e30);
+        CHECK(r == 0 && !signbit(r), "mode %zu: div.approx 1e-30 / 1e30 is +0, got %a", k, (double)r);
+        r = emu_approx_f32(m, EK_FDIV, false, bits_f32(-1e-30f), bits_f32(1e30f), -1e-30 / 1e30);
+        CHECK(r == 0 && signbit(r), "mode %zu: div.approx -1e-30 / 1e30 is -0, got %a", k, (double)r);
+        r = emu_approx_f32(m, EK_FLG2, false, bits_f32(0.0f), 0, -INFINITY);
+        CHECK(isinf(r) && r < 0, "mode %zu: lg2.approx(0) is -inf", k);
+    }
+}
+
+/* Issue 24 item 4: sin/cos.approx beyond 100 pi as ptxas lowers them
+ * (FMUL.RZ by 1/2pi as an f32, MUFU of the fraction of a revolution): the
+ * error grows with |x| (0.12, 0.58, 0.93 at 1e6, 1e7, 1e8 for sin), not
+ * the documented 2^-14.7 of [-100 pi, 100 pi]; huge, infinite, NaN and
+ * subnormal arguments. */
+static void test_lowered_trig(void)
+{
+    EmuApprox up = { EMU_APPROX_BOUND, 1, 0 }, dn = { EMU_APPROX_BOUND, -1, 0 }, rnd = { EMU_APPROX_RANDOM, 0, 3 };
+    const float xs[] = { 1e6f, 1e7f, 1e8f };
+    const double want[] = { 0.12, 0.58, 0.93 };
+    for (int k = 0; k < 3; k++) {
+        double ex = sin((double)xs[k]);
+        double low = emu_approx_sincos_lowered(EK_FSIN, xs[k]);
+        CHECK(fabs(fabs(low - ex) - want[k]) < 0.02, "sin.approx(%g) lowered: error %g, the model of ptxas's sequence %g",
+              (double)xs[k], fabs(low - ex), want[k]);
+        float ru = emu_approx_f32(&up, EK_FSIN, false, bits_f32(xs[k]), 0, ex);
+        float rd = emu_approx_f32(&dn, EK_FSIN, false, bits_f32(xs[k]), 0, ex);
+        CHECK(fabs((double)ru - low) <= exp2(-20.5) + 1e-7 && fabs((double)rd - low) <= exp2(-20.5) + 1e-7 && ru >= rd,
+              "bound mode at %g: around the lowered value %g, up %g down %g", (double)xs[k], low, (double)ru, (double)rd);
+        CHECK(fabs((double)ru - ex) > 0.05, "bound mode at %g: far from sin(x) (%g), not within 2^-14.7", (double)xs[k], ex);
+    }
+    /* within 100 pi: the documented bound around sin(x), as before */
+    double ex = sin(300.0);
+    float r = emu_approx_f32(&up, EK_FSIN, false, bits_f32(300.0f), 0, ex);
+    CHECK(fabs((double)r - ex) <= exp2(-14.7), "300 is within 100 pi: the documented bound");
+    /* huge: the product is an integer number of revolutions: sin 0 */
+    float huge = 3e38f;
+    r = emu_approx_f32(&rnd, EK_FSIN, false, bits_f32(huge), 0, sin((double)huge));
+    CHECK(fabs((double)r) <= exp2(-20.5), "sin.approx(3e38): 0 within 2^-20.5, got %g", (double)r);
+    r = emu_approx_f32(&rnd, EK_FCOS, false, bits_f32(huge), 0, cos((double)huge));
+    CHECK(fabs((double)r - 1) <= exp2(-20.5), "cos.approx(3e38): 1 within 2^-20.5, got %g", (double)r);
+    /* infinities and NaN: NaN; subnormal: within the bound of sin x = x */
+    CHECK(isnan(emu_approx_f32(&up, EK_FSIN, false, bits_f32(INFINITY), 0, sin((double)INFINITY))), "sin(inf) is NaN");
+    CHECK(isnan(emu_approx_f32(&dn, EK_FCOS, false, bits_f32(-INFINITY), 0, cos((double)-INFINITY))), "cos(-inf) is NaN");
+    CHECK(isnan(emu_approx_f32(&up, EK_FSIN, false, bits_f32(NAN), 0, NAN)), "sin(NaN) is NaN");
+    float sub = 1e-40f;
+    r = emu_approx_f32(&up, EK_FSIN, false, bits_f32(sub), 0, sin((double)sub));
+    CHECK(fabs((double)r - (double)sub) <= exp2(-20.5), "sin(subnormal) within the bound, got %a", (double)r);
+}
+
 static void test_parse(void)
 {
     EmuApprox a;
@@ -184,6 +251,8 @@ int main(void)
     test_bound();
     test_sign_and_random();
     test_specials();
+    test_special_results();
+    test_lowered_trig();
     test_parse();
     test_metrics();
     printf("%d checks, %d failures\n", checks, failures);

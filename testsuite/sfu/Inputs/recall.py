@@ -42,8 +42,8 @@ def main():
             continue
         got = {}
         for line in r.stderr.splitlines():
-            m = re.search(r"\[sfu\] (\w+): site (\w+):", line)
-            if m:
+            m = re.search(r"\[sfu\] (\w+): site (?:\d+, )?(\w+):", line)
+            if m and "the same call as site" not in line:
                 got.setdefault(m.group(1), []).append(m.group(2))
         found = 0
         for k, n in sorted(want.items()):
