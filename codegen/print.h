@@ -36,6 +36,9 @@ void out_free(OutBuf *o);
 void out_reserve(OutBuf *o, size_t extra);
 static inline void out_write(OutBuf *o, const char *s, size_t n)
 {
+    /* An empty write leaves an unallocated buffer alone (NULL + 0 is
+     * undefined behaviour in C, and UBSan says so). */
+    if (n == 0) return;
     if (o->cap - o->len < n) out_reserve(o, n);
     memcpy(o->p + o->len, s, n);
     o->len += n;

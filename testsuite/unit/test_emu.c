@@ -185,7 +185,7 @@ static void test_run(void)
             /* a one-ulp change is a difference, unless tolerated */
             ((uint32_t *)r.bufs[0].data)[7] += 1;
             CHECK(emu_compare_buffers(NULL, &ref, &r, args, NULL, NULL, 0, "a", "b") == 1, "one element differs");
-            EmuTolerance tol = { 1, 0 };
+            EmuTolerance tol = { .ulp = 1 };
             CHECK(emu_compare_buffers(NULL, &ref, &r, args, &tol, NULL, 0, "a", "b") == 0, "within 1 ulp");
             emu_result_free(&r);
         }
