@@ -260,7 +260,7 @@ struct Function {
     uint32_t fresh_counter;
     uint32_t nfresh;
 
-    void *analysis;     /* private cache for ir/ analyses */
+    void *analysis;     /* private cache of the analyses (analysis/) */
 };
 
 /* ----------------------------------------------------------------- module */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/clock.h"
+#include "support/clock.h"
 
 const Stmt *guard_opaque_stmt(const Function *fn)
 {

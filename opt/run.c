@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ir/clock.h"
+#include "support/clock.h"
 #include "parser/parse.h"
 
 static void count(RunStats *st, const Function *fn)

@@ -2,8 +2,8 @@
  *
  * Everything happens in a private temporary directory (under $TMPDIR or
  * /tmp) that is removed whatever happens; children are started with
- * driver/spawn.c (no shell, so no quoting of paths).  Both go through
- * driver/cleanup.h: a program that called cleanup_install() and is ended
+ * support/spawn.c (no shell, so no quoting of paths).  Both go through
+ * support/cleanup.h: a program that called cleanup_install() and is ended
  * by a signal takes ptxas or nvdisasm with it and removes the directory. */
 #include "sass/sass.h"
 
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver/cleanup.h"
-#include "driver/spawn.h"
+#include "support/cleanup.h"
+#include "support/spawn.h"
 #include "ir/fatal.h"
 
 bool sass_ptx_target(const char *ptx, size_t len, char *arch, size_t n)

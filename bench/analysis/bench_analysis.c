@@ -19,7 +19,16 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "ir/analysis.h"
+#include "analysis/callgraph.h"
+#include "analysis/cfg.h"
+#include "analysis/dom.h"
+#include "analysis/ivars.h"
+#include "analysis/liveness.h"
+#include "analysis/loops.h"
+#include "analysis/memory.h"
+#include "analysis/ssa.h"
+#include "analysis/uniform.h"
+#include "analysis/value_terms.h"
 #include "parser/parse.h"
 
 #ifndef PTXOPT_SRCDIR

@@ -19,7 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ir/analysis.h"
+#include "analysis/cfg.h"
+#include "analysis/loops.h"
+#include "analysis/memory.h"
 #include "ir/ir.h"
 #include "opt/pass.h"
 

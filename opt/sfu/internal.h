@@ -18,7 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ir/analysis.h"
+#include "analysis/cfg.h"
+#include "analysis/defuse.h"
+#include "analysis/liveness.h"
+#include "analysis/loops.h"
 #include "ir/ir.h"
 #include "opt/pass.h"
 

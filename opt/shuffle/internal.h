@@ -14,7 +14,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ir/analysis.h"
+#include "analysis/cfg.h"
+#include "analysis/defuse.h"
+#include "analysis/dom.h"
+#include "analysis/loops.h"
+#include "analysis/memory.h"
+#include "analysis/ssa.h"
+#include "analysis/terms.h"
+#include "analysis/uniform.h"
+#include "analysis/value_terms.h"
+#include "analysis/z3bridge.h"
 #include "ir/ir.h"
 #include "opt/pass.h"
 

@@ -89,7 +89,7 @@ void tl_debug_count(TlEmit *e, Reg *counter, Reg *again, bool again_neg)
         INS(e, NULL, false, "setp.ge.and.u32", ir_op_reg(q), ir_op_reg(counter), tl_imm(e, e->debug_spin), a);
     } else INS(e, NULL, false, "setp.ge.u32", ir_op_reg(q), ir_op_reg(counter), tl_imm(e, e->debug_spin));
     tl_ins(e, q, false, "trap", 0, NULL);
-    ir_split_block_before(e->at); /* a guarded trap ends its block (ir/cfg.c) */
+    ir_split_block_before(e->at); /* a guarded trap ends its block (analysis/cfg.c) */
 }
 
 void tl_loop_end(TlEmit *e, Str label, Reg *again, Reg *counter)

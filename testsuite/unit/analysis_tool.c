@@ -18,7 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/analysis.h"
+#include "analysis/cfg.h"
+#include "analysis/dump.h"
+#include "analysis/llvm_mirror.h"
+#include "analysis/memory.h"
+#include "analysis/terms.h"
+#include "analysis/value_terms.h"
+#include "analysis/z3bridge.h"
 #include "parser/parse.h"
 
 static int usage(void)

@@ -21,7 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/analysis.h"
+#include "analysis/cfg.h"
+#include "analysis/defuse.h"
+#include "analysis/dom.h"
+#include "analysis/llvm_mirror.h"
+#include "analysis/loops.h"
+#include "analysis/ssa.h"
 #include "parser/parse.h"
 
 static int failures;

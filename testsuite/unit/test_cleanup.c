@@ -1,4 +1,4 @@
-/* test_cleanup.c — driver/cleanup.h: remove_tree and the registry.
+/* test_cleanup.c — support/cleanup.h: remove_tree and the registry.
  *
  *  * remove_tree empties a tree deeper than one getdents buffer and wider
  *    than one read, and never follows a symbolic link out of it (the
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver/cleanup.h"
+#include "support/cleanup.h"
 #include "testsuite/unit/check.h"
 
 static void touch(const char *dir, const char *name)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "codegen/print.h"
-#include "ir/analysis.h"
+#include "analysis/cfg.h"
 #include "ir/clone.h"
 #include "parser/parse.h"
 

@@ -20,7 +20,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "ir/analysis.h"
+#include "analysis/terms.h"
+#include "analysis/z3bridge.h"
 
 #include "testsuite/unit/check.h"
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/json_read.h"
-#include "driver/tune.h"
+#include "tools/common/json_read.h"
+#include "tools/ptxopt-tune/tune.h"
 
 static int failures;
 #define CHECK(cond)                                                                  \

@@ -1,5 +1,5 @@
 /* test_tune_heu.c — the HEU search of ptxopt-tune's sfu dimension
- * (driver/tune_heu.c) on synthetic E(lambda) curves:
+ * (tools/ptxopt-tune/heu.c) on synthetic E(lambda) curves:
  *  - the thesis's cutcp example (Lambda 48, QoS 0.85e-5): lambda 30
  *    overshoots, then 26 meets the QoS exactly (research note §2.6);
  *  - the all-SFU version within the QoS returns Lambda after one run;
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "driver/tune_driver.h"
+#include "tools/ptxopt-tune/internal.h"
 
 #include "testsuite/unit/check.h"
 
