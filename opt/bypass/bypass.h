@@ -1,7 +1,7 @@
 /* bypass.h — warp-partitioned cache bypassing (Ang Li's thesis ch. 5,
  * SC'15; research/seed-002-reg-cache.md §2, §3.3; issue 13).
  *
- *   --passes='bypass<threshold=T>'                      pairs, .cg, immediate T
+ *   --passes='bypass<threshold=T>'            pairs, op=auto, immediate T
  *   --passes='bypass<threshold=2;op=no-allocate;form=versioning>'
  *   --passes='bypass<threshold=4;form=l2policy;delivery=global>'
  *
@@ -9,8 +9,10 @@
  * eligible global load as it is ("caching warps"); the others bypass:
  *   threshold=T   0..32 caching warps per block, or all (= W); without it
  *                 the pass changes nothing (opt-in; remark says so)
- *   op=cg|no-allocate|cs   the bypass operator: ld.global.cg (default),
- *                 .L1::no_allocate, or .cs (evict-first)
+ *   op=auto|cg|no-allocate|cs   the bypass operator: auto (default) is
+ *                 .cg for a plain ld.global and .L1::no_allocate for an
+ *                 ld.global.nc (where .cg changes nothing); or ld.global.cg,
+ *                 .L1::no_allocate, .cs (evict-first) for every load
  *   form=pairs    @p ld (original) / @!p ld.<op>, per load (default)
  *   form=versioning  one branch at entry to a copy of the body whose loads
  *                 bypass (CTA barriers become their non-aligned form)

@@ -80,6 +80,11 @@ static void insert_at(Mods *ms, int at, Str m)
     ms->n++;
 }
 
+const char *byp_op_text(BypassOp op)
+{
+    return op == BOP_CG ? ".cg" : op == BOP_CS ? ".cs" : ".L1::no_allocate";
+}
+
 const char *byp_bypass_full(Module *m, const Instr *in, BypassOp op)
 {
     Str opname;
@@ -94,7 +99,7 @@ const char *byp_bypass_full(Module *m, const Instr *in, BypassOp op)
         if (str_eqc(ms.m[i], ".weak") || is_space(ms.m[i])) at = i + 1;
         if (op == BOP_NO_ALLOCATE && str_eqc(ms.m[i], ".nc")) at = i + 1;
     }
-    insert_at(&ms, at, str_c(op == BOP_CG ? ".cg" : op == BOP_CS ? ".cs" : ".L1::no_allocate"));
+    insert_at(&ms, at, str_c(byp_op_text(op)));
     return join(m, opname, &ms);
 }
 

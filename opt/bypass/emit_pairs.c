@@ -15,7 +15,8 @@
  *
  * Each thread runs exactly one half, so a destination that also appears
  * in the address is read before it is written in every thread.  With no
- * predicate (T = 0) the load itself becomes the bypass variant. */
+ * predicate (T = 0) the load itself becomes the bypass variant.  The
+ * operator is the site's own (op=auto: .cg or, for .nc, .L1::no_allocate). */
 #include "opt/bypass/internal.h"
 
 static Operand copy_operand(Module *m, const Operand *o)
@@ -59,13 +60,13 @@ static void guard_half(Function *fn, Stmt *at, Instr *half, Reg *p, bool neg)
     half->guard_neg = false;
 }
 
-void byp_emit_pairs(Function *fn, Site *s, int n, Reg *pred, BypassOp op)
+void byp_emit_pairs(Function *fn, Site *s, int n, Reg *pred)
 {
     Module *m = fn->mod;
     for (int i = 0; i < n; i++) {
         if (s[i].skip) continue;
         Stmt *st = s[i].st;
-        const char *bfull = byp_bypass_full(m, &st->u.instr, op);
+        const char *bfull = byp_bypass_full(m, &st->u.instr, s[i].op);
         if (!pred) {
             ir_set_full(m, &st->u.instr, bfull);
             ir_touch(st);

@@ -58,7 +58,7 @@ static void unalign_barrier(Module *m, Stmt *s)
     ir_touch(s);
 }
 
-bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, BypassOp op, const char **why)
+bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, const char **why)
 {
     Module *m = fn->mod;
     Block *first = a->b->next, *last = fn->last;
@@ -83,7 +83,7 @@ bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, Byp
         if (s[i].skip) continue;
         Stmt *c = clone_map_stmt(&map, s[i].st);
         if (!c) continue;
-        ir_set_full(m, &c->u.instr, byp_bypass_full(m, &c->u.instr, op));
+        ir_set_full(m, &c->u.instr, byp_bypass_full(m, &c->u.instr, s[i].op));
         ir_touch(c);
     }
     /* after the statements are mapped (clone_map_stmt goes by position; a

@@ -35,7 +35,10 @@
 
 /* ------------------------------------------------------------ options */
 
-typedef enum BypassOp { BOP_CG, BOP_NO_ALLOCATE, BOP_CS } BypassOp;
+/* BOP_AUTO (the default) is resolved per load by legality.c: .cg for a
+ * plain load, .L1::no_allocate for an ld.global.nc (where .cg would change
+ * nothing); a Site's op is always one of the other three. */
+typedef enum BypassOp { BOP_CG, BOP_NO_ALLOCATE, BOP_CS, BOP_AUTO } BypassOp;
 typedef enum BypassForm { FORM_PAIRS, FORM_VERSIONING, FORM_L2POLICY, FORM_AUTO } BypassForm;
 typedef enum Delivery { DELIV_IMM, DELIV_GLOBAL } Delivery;
 
@@ -52,7 +55,9 @@ typedef struct Options {
 extern const char *const byp_keys[];
 bool byp_read_options(const PassInvocation *inv, Options *o, char *err, size_t errsz);
 bool byp_validate(const PassInvocation *inv, char *err, size_t errsz);
-const char *byp_op_name(BypassOp op);      /* "cg", "no-allocate", "cs" */
+const char *byp_op_name(BypassOp op);      /* "cg", "no-allocate", "cs", "auto" */
+/* The operator's text in a load: ".cg", ".L1::no_allocate", ".cs". */
+const char *byp_op_text(BypassOp op);
 const char *byp_form_name(BypassForm f);   /* "pairs", ... */
 
 /* --------------------------------------------------------------- sites */
@@ -64,6 +69,7 @@ typedef struct Site {
     bool unproven;       /* generic, and the memory analysis does not know its window */
     bool nc;             /* ld.global.nc */
     bool in_loop;        /* inside a natural loop (or the CFG is irreducible) */
+    BypassOp op;         /* the operator this load gets (op=auto resolved; never BOP_AUTO) */
     const char *skip;    /* why the load is left alone; NULL: it is rewritten */
     char detail[96];     /* more about skip (a line number) */
 } Site;
@@ -75,8 +81,10 @@ Site *byp_find_sites(Function *fn, int *n);
 
 /* ------------------------------------------------------------ legality */
 
-/* Sets skip on every site that must be left alone for `form`/`op`. */
-void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form);
+/* Sets skip on every site that must be left alone for `form`/`op`, and
+ * op on the others (op=auto resolved per load); sm: the target (0:
+ * unknown), ptx_version: major*10+minor (-1: unknown). */
+void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form, int sm, int ptx_version);
 /* Why a whole function cannot take `form` (NULL: it can). */
 const char *byp_form_refused(Function *fn, const Options *o, BypassForm form, int sm, int ptx_version);
 
@@ -135,8 +143,9 @@ Stmt *byp_instr(Function *fn, const char *full, int nops, const Operand *ops);
 Stmt *byp_copy_load(Function *fn, const Stmt *st, const char *full);
 
 /* (a) caching warps (pred true) keep the load, the others take the bypass
- * copy; pred NULL: every load becomes the bypass variant (T = 0). */
-void byp_emit_pairs(Function *fn, Site *s, int n, Reg *pred, BypassOp op);
+ * copy (each site's own op); pred NULL: every load becomes the bypass
+ * variant (T = 0). */
+void byp_emit_pairs(Function *fn, Site *s, int n, Reg *pred);
 /* (c) a policy register per warp: evict_last where pred holds, evict_first
  * elsewhere (pred NULL: evict_first everywhere); every site gets
  * .L2::cache_hint with it. */
@@ -144,7 +153,7 @@ void byp_emit_l2policy(Function *fn, Anchor *a, Site *s, int n, Reg *pred);
 /* (b) the body after the anchor is cloned; warps where pred is false
  * branch to the copy, whose eligible loads are the bypass variants.
  * False (with *why) when the body cannot be cloned: nothing changed. */
-bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, BypassOp op, const char **why);
+bool byp_emit_versioning(Function *fn, Anchor *a, Site *s, int n, Reg *pred, const char **why);
 
 /* ------------------------------------------------------------- profit */
 

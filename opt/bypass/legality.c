@@ -12,11 +12,23 @@
  *   - loads that already bypass L1 (.cg, .L1::no_allocate; .cs for op=cs)
  *     or already carry an L2 policy (l2policy);
  *   - .nc loads with op=cg (.cg does not change an .nc load's encoding:
- *     ptxas compiles ld.global.cg.nc like ld.global.nc, §3.3), and .nc
+ *     ptxas compiles ld.global.cg.nc like ld.global.nc, §3.3), .nc loads
+ *     with op=auto where .L1::no_allocate is not available, and .nc
  *     loads of data the kernel itself stores through the same pointer
  *     (.nc's read-only promise does not hold; nothing about such a load
  *     is touched);
- *   - and whole functions when the form needs a newer target or PTX ISA. */
+ *   - and whole functions when the form or the operator needs a newer
+ *     target or PTX ISA.
+ *
+ * op=auto (the default) picks the operator per load: .cg for a plain
+ * ld.global (the most faithful bypass, §3.3), .L1::no_allocate for an
+ * ld.global.nc, whose grammar (ld.global.nc{.level1::eviction_priority})
+ * takes it after .nc.  nvcc writes .nc for every const __restrict__
+ * pointer, so with op=cg most loads of real kernels are left alone.  The
+ * L1 eviction priority needs PTX ISA 7.4 and sm_70 (PTX ISA, ld and
+ * ld.global.nc, "PTX ISA Notes" / "Target ISA Notes"); where the module
+ * cannot have it, an .nc load under auto is left alone and the plain
+ * loads still get .cg. */
 #include <stdio.h>
 #include <string.h>
 
@@ -56,14 +68,24 @@ static const char *ordered(const Instr *in)
     return NULL;
 }
 
-void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form)
+/* Why this module cannot use .L1::no_allocate (NULL: it can). */
+static const char *no_allocate_refused(int sm, int ptx_version)
 {
+    if (ptx_version >= 0 && ptx_version < 74) return "needs PTX ISA 7.4 or later";
+    if (sm && sm < 70) return "needs sm_70 or newer";
+    return NULL;
+}
+
+void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm form, int sm, int ptx_version)
+{
+    const char *na_refused = no_allocate_refused(sm, ptx_version);
     for (int i = 0; i < n; i++) {
         Site *x = &s[i];
         const Instr *in = &x->st->u.instr;
         const Stmt *w;
         x->skip = NULL;
         x->detail[0] = 0;
+        x->op = o->op == BOP_AUTO ? (x->nc ? BOP_NO_ALLOCATE : BOP_CG) : o->op;
         if (str_eqc(in->opname, "ldu")) x->skip = "ldu (uniform load through the read-only path) has no cache operator: left alone";
         else if (x->unproven) x->skip = "generic load whose address the memory analysis does not prove global: left alone";
         else if (ordered(in)) x->skip = ordered(in);
@@ -82,6 +104,11 @@ void byp_check_sites(Function *fn, Site *s, int n, const Options *o, BypassForm 
             else if (x->nc && o->op == BOP_CG)
                 x->skip = ".nc load: .cg does not change it (ptxas encodes ld.global.cg.nc as ld.global.nc); op=no-allocate "
                           "or op=cs keep .nc: left alone";
+            else if (x->nc && o->op == BOP_AUTO && na_refused) {
+                x->skip = ".nc load: .cg does not change it (ptxas encodes ld.global.cg.nc as ld.global.nc) and op=auto's "
+                          ".L1::no_allocate";
+                snprintf(x->detail, sizeof x->detail, "%s: left alone (op=cs keeps .nc)", na_refused);
+            }
         }
     }
 }
@@ -95,5 +122,7 @@ const char *byp_form_refused(Function *fn, const Options *o, BypassForm form, in
         return "form=l2policy needs PTX ISA 7.4 or later (createpolicy); function unchanged";
     if (form != FORM_L2POLICY && o->op == BOP_NO_ALLOCATE && ptx_version >= 0 && ptx_version < 74)
         return "op=no-allocate needs PTX ISA 7.4 or later (.L1::no_allocate); function unchanged";
+    if (form != FORM_L2POLICY && o->op == BOP_NO_ALLOCATE && sm && sm < 70)
+        return "op=no-allocate needs sm_70 or newer (.L1::no_allocate); function unchanged";
     return NULL;
 }

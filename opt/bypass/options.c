@@ -3,7 +3,9 @@
  * scripts can rely on them:
  *   threshold=T   caching warps per CTA: 0..32, or `all` (= W, every warp);
  *                 absent: the pass changes nothing (see profit.c)
- *   op=cg|no-allocate|cs          the bypass half's operator (default cg)
+ *   op=auto|cg|no-allocate|cs     the bypass half's operator (default auto:
+ *                                 .cg for a plain load, .L1::no_allocate
+ *                                 for an ld.global.nc, see legality.c)
  *   form=pairs|versioning|l2policy|auto                (default pairs)
  *   delivery=imm|global           T as an immediate, or read from the
  *                                 module variable __ptxopt_bypass_threshold
@@ -16,7 +18,7 @@
 
 const char *const byp_keys[] = { "threshold", "op", "form", "delivery", "kernel", NULL };
 
-static const char *const op_names[] = { "cg", "no-allocate", "cs" };
+static const char *const op_names[] = { "cg", "no-allocate", "cs", "auto" };
 static const char *const form_names[] = { "pairs", "versioning", "l2policy", "auto" };
 
 const char *byp_op_name(BypassOp op) { return op_names[op]; }
@@ -44,7 +46,7 @@ bool byp_read_options(const PassInvocation *inv, Options *o, char *err, size_t e
     }
     int op, form, deliv;
     static const char *const deliv_names[] = { "imm", "global" };
-    if (!pass_arg_choice(inv, "op", op_names, 3, BOP_CG, &op, err, errsz) ||
+    if (!pass_arg_choice(inv, "op", op_names, 4, BOP_AUTO, &op, err, errsz) ||
         !pass_arg_choice(inv, "form", form_names, 4, FORM_PAIRS, &form, err, errsz) ||
         !pass_arg_choice(inv, "delivery", deliv_names, 2, DELIV_IMM, &deliv, err, errsz))
         return false;

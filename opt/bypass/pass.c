@@ -65,9 +65,16 @@ static Texts *take_texts(const Run *r, Function *fn, const Site *s, int n)
     for (int i = 0; i < n; i++)
         if (!s[i].skip) {
             const Instr *in = &s[i].st->u.instr;
-            t[i] = (Texts){ in->full, byp_bypass_full(fn->mod, in, r->o->op), byp_hint_full(fn->mod, in) };
+            t[i] = (Texts){ in->full, byp_bypass_full(fn->mod, in, s[i].op), byp_hint_full(fn->mod, in) };
         }
     return t;
+}
+
+/* op=auto: which operator this load got, and why (" (op=auto: ...)"). */
+static const char *auto_note(const Run *r, const Site *x)
+{
+    if (r->o->op != BOP_AUTO) return "";
+    return x->op == BOP_NO_ALLOCATE ? " (op=auto: .L1::no_allocate, an .nc load)" : " (op=auto: .cg, a plain load)";
 }
 
 /* The applied remarks, with the form the function finally got. */
@@ -76,15 +83,16 @@ static void remark_applied(const Run *r, Function *fn, const Site *s, const Text
     for (int i = 0; i < n; i++) {
         if (s[i].skip) continue;
         Str orig = t[i].orig;
+        const char *note = auto_note(r, &s[i]);
         if (form == FORM_L2POLICY)
             remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: %s with a per-warp L2 policy (%s)",
                    plan == PLAN_ALL_BYPASS ? "T = 0" : "l2policy", t[i].hint,
                    plan == PLAN_ALL_BYPASS ? "evict_first in every warp" : "evict_last in caching warps, evict_first in the others");
         else if (plan == PLAN_ALL_BYPASS)
-            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "T = 0: %.*s becomes %s", (int)orig.len, orig.p, t[i].bypass);
+            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "T = 0: %.*s becomes %s%s", (int)orig.len, orig.p, t[i].bypass, note);
         else
-            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: caching warps keep %.*s, the others run %s",
-                   form == FORM_PAIRS ? "pair" : "versioned", (int)orig.len, orig.p, t[i].bypass);
+            remark(r->rm, PASS, fn, s[i].st, REMARK_APPLIED, "%s: caching warps keep %.*s, the others run %s%s",
+                   form == FORM_PAIRS ? "pair" : "versioned", (int)orig.len, orig.p, t[i].bypass, note);
     }
 }
 
@@ -111,7 +119,7 @@ static void run_function(const Run *r, Function *fn)
         free(s);
         return;
     }
-    byp_check_sites(fn, s, n, o, form);
+    byp_check_sites(fn, s, n, o, form, r->sm, r->ptx);
     if (form == FORM_AUTO) form = byp_auto_form(fn, s, n, r->sm, autowhy, sizeof autowhy);
     int ok = count_eligible(s, n);
     remark_skipped(r, fn, s, n);
@@ -131,28 +139,37 @@ static void run_function(const Run *r, Function *fn)
             Anchor a = byp_entry_anchor(fn, false);
             byp_emit_l2policy(fn, &a, s, n, NULL);
         } else
-            byp_emit_pairs(fn, s, n, NULL, o->op);
+            byp_emit_pairs(fn, s, n, NULL);
     } else {
         Anchor a = byp_entry_anchor(fn, form == FORM_VERSIONING);
         Reg *p = byp_emit_partition(fn, &a, &sh, T, o->delivery == DELIV_GLOBAL ? r->tsym : NULL);
         hdr = byp_shape_text(&sh, shape_text, sizeof shape_text);
         if (form == FORM_L2POLICY) byp_emit_l2policy(fn, &a, s, n, p);
-        else if (form == FORM_PAIRS) byp_emit_pairs(fn, s, n, p, o->op);
+        else if (form == FORM_PAIRS) byp_emit_pairs(fn, s, n, p);
         else {
             const char *vwhy = NULL;
-            if (!byp_emit_versioning(fn, &a, s, n, p, o->op, &vwhy)) {
+            if (!byp_emit_versioning(fn, &a, s, n, p, &vwhy)) {
                 /* the header is there already; pairs need nothing else */
                 remark(r->rm, PASS, fn, NULL, REMARK_MISSED, "versioning: %s; predicated pairs instead", vwhy);
                 form = FORM_PAIRS;
-                byp_emit_pairs(fn, s, n, p, o->op);
+                byp_emit_pairs(fn, s, n, p);
             }
         }
     }
     analysis_invalidate(fn);
     remark_applied(r, fn, s, texts, n, form, plan);
     free(texts);
-    char opt[48] = "evict_last/evict_first L2 policy";
-    if (form != FORM_L2POLICY) snprintf(opt, sizeof opt, "op=%s", byp_op_name(o->op));
+    char opt[96] = "evict_last/evict_first L2 policy";
+    if (form != FORM_L2POLICY && o->op == BOP_AUTO) {
+        int k[3] = { 0 };   /* rewritten loads per operator */
+        for (int i = 0; i < n; i++)
+            if (!s[i].skip) k[s[i].op]++;
+        /* the operators used, each with its count ("op=auto: 9 .cg, 1 .L1::no_allocate") */
+        int len = snprintf(opt, sizeof opt, "op=auto:");
+        for (int b = BOP_CG; b <= BOP_NO_ALLOCATE; b++)
+            if (k[b]) len += snprintf(opt + len, sizeof opt - (size_t)len, "%s %d %s", len > 8 ? "," : "", k[b], byp_op_text((BypassOp)b));
+    } else if (form != FORM_L2POLICY)
+        snprintf(opt, sizeof opt, "op=%s", byp_op_name(o->op));
     remark(r->rm, PASS, fn, NULL, REMARK_ANALYSIS, "loads %d, rewritten %d (form=%s, %s%s%s; %s; %s)", n, ok,
            byp_form_name(form), opt, autowhy[0] ? "; " : "", autowhy, why, hdr);
     free(s);

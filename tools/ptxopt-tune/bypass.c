@@ -7,7 +7,8 @@
  * over 0..W-1 (W = warps per block from .reqntid/.maxntid/--block; T = W,
  * every warp caching, is the input itself: the baseline), F over FORMS
  * (default pairs,versioning,l2policy; l2policy only on sm_80+, and without
- * an op) and O over OPS (default cg,no-allocate,cs).  The fragment is
+ * an op) and O over OPS (default auto,cg,no-allocate,cs: every operator of
+ * the pass, auto, its default, first).  The fragment is
  * "bypass<%v;kernel=%k>".
  *
  * THE SEARCH.  The thesis's T curves come in a few shapes (flat, monotone,
@@ -36,7 +37,7 @@
 #include "tools/ptxopt-tune/tune.h"
 #include "ir/fatal.h"
 
-#define MAX_COMBOS 8
+#define MAX_COMBOS 12   /* 2 forms x 4 operators + l2policy */
 
 double tune_bypass_flat_pct = 1.0;
 bool tune_search_early_exit = true;
@@ -94,7 +95,7 @@ bool tune_is_bypass_dim(const TuneDim *d) { return d->values_for == bypass_value
 bool tune_bypass_dim(const char *spec, TuneDim *d, char *err, size_t errsz)
 {
     memset(d, 0, sizeof *d);
-    static const char *const forms[] = { "pairs", "versioning", "l2policy" }, *const ops[] = { "cg", "no-allocate", "cs" };
+    static const char *const forms[] = { "pairs", "versioning", "l2policy" }, *const ops[] = { "auto", "cg", "no-allocate", "cs" };
     const char *rest = spec + strlen("bypass");
     char *flist = NULL, *olist = NULL;
     if (*rest == ':') {
@@ -106,7 +107,7 @@ bool tune_bypass_dim(const char *spec, TuneDim *d, char *err, size_t errsz)
         snprintf(err, errsz, "--dim='%s': expected bypass[:FORMS[:OPS]]", spec);
         return false;
     }
-    bool ok = (!flist || check_list(flist, forms, 3, "form", err, errsz)) && (!olist || check_list(olist, ops, 3, "op", err, errsz));
+    bool ok = (!flist || check_list(flist, forms, 3, "form", err, errsz)) && (!olist || check_list(olist, ops, 4, "op", err, errsz));
     for (int c = 0; c < ncombos; c++) free(combos[c]);
     ncombos = 0;
     for (int f = 0; ok && f < 3; f++) {
@@ -115,7 +116,7 @@ bool tune_bypass_dim(const char *spec, TuneDim *d, char *err, size_t errsz)
             combos[ncombos++] = strdup("form=l2policy");
             continue;
         }
-        for (int o = 0; o < 3; o++) {
+        for (int o = 0; o < 4; o++) {
             if (olist && !in_list(olist, ops[o])) continue;
             char buf[64];
             snprintf(buf, sizeof buf, "form=%s;op=%s", forms[f], ops[o]);

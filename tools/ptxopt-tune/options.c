@@ -59,7 +59,7 @@ static void usage(FILE *out)
           "      --dim=bypass[:FORMS[:OPS]]\n"
           "                          the bypass pass's threshold T = 0..W-1 for each form\n"
           "                          (pairs,versioning,l2policy) and operator\n"
-          "                          (cg,no-allocate,cs); measured with an early-exit\n"
+          "                          (auto,cg,no-allocate,cs); measured with an early-exit\n"
           "                          search: cache-all, bypass-all and W/2 first\n"
           "      --no-regs           no register-cap dimension (only --dim ones)\n"
           "      --constraint=EXPR   keep only the points where EXPR holds, e.g.\n"

@@ -189,7 +189,7 @@ static bool read_dimension(Reader *r, const JsonValue *o, int index, int count, 
             return false;
         }
         char *spec;
-        if (asprintf(&spec, "bypass:%s:%s", forms ? forms : "pairs,versioning,l2policy", ops ? ops : "cg,no-allocate,cs") < 0)
+        if (asprintf(&spec, "bypass:%s:%s", forms ? forms : "pairs,versioning,l2policy", ops ? ops : "auto,cg,no-allocate,cs") < 0)
             fatal_oom();
         free(forms), free(ops);
         for (int i = 0; i < c->ndims; i++)
@@ -354,7 +354,7 @@ static void word_array(FILE *f, const char *list)
 static void write_bypass(FILE *f, const TuneDim *d)
 {
     /* the spec as given: "bypass[:FORMS[:OPS]]", written out whole */
-    const char *forms = "pairs,versioning,l2policy", *ops = "cg,no-allocate,cs";
+    const char *forms = "pairs,versioning,l2policy", *ops = "auto,cg,no-allocate,cs";
     char *copy = strdup(d->spec), *fl = NULL, *ol = NULL;
     if (!copy) fatal_oom();
     char *c1 = strchr(copy, ':');

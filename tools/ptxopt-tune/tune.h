@@ -51,7 +51,7 @@
 #include "sass/sass.h"
 
 #define TUNE_MAX_DIMS 8
-#define TUNE_MAX_VALUES 256
+#define TUNE_MAX_VALUES 320         /* the bypass dimension: 32 thresholds x 9 form/op pairs */
 #define TUNE_MAX_JOBS 1024          /* --jobs; no more than support/cleanup.h tracks at once */
 
 typedef struct TuneKernel TuneKernel;
