@@ -65,7 +65,7 @@ static bool run_function(Function *fn, const SfuOptions *o, Remarks *rm)
     }
     sfu_find_library(fn, o, rm, &v, &n, &cap);
     sfu_find_single(fn, o, rm, &v, &n, &cap);
-    qsort(v, (size_t)n, sizeof *v, by_line);
+    if (n > 1) qsort(v, (size_t)n, sizeof *v, by_line); /* v is NULL when there is no site */
     char buf[200];
     bool apply = !(o->lambda == 0 && o->delivery == DELIVER_IMM);
     /* legality, exclusions, where the values go: decided before anything changes */
