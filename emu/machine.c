@@ -390,6 +390,7 @@ void machine_free(Machine *M)
     free(M->active);
     free(M->pev);
     free(M->pev_index);
+    free(M->ppsn);
     cache_free(M);
 }
 

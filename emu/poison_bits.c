@@ -40,6 +40,10 @@ uint32_t psn_with_bits(Machine *M, uint32_t psn, uint64_t bits, int width)
     if (!psn || !bits) return 0;
     uint32_t origin = psn_full(M, psn);
     if (bits == mask_bits(width)) return origin;
+    /* the same partial value again (a loop that packs it each iteration):
+     * its entry, so that the table does not grow with the trip count */
+    if (M->nppsn && M->ppsn[M->nppsn - 1].origin == origin && M->ppsn[M->nppsn - 1].bits == bits)
+        return PSN_PARTIAL | (M->nppsn - 1);
     if (M->nppsn == M->capppsn) {
         M->capppsn = M->capppsn ? M->capppsn * 2 : 64;
         M->ppsn = realloc(M->ppsn, sizeof *M->ppsn * M->capppsn);
