@@ -34,6 +34,7 @@ typedef struct Child {
 static Child kids[MAX_CHILDREN];
 static char dirs[MAX_DIRS][PATH_MAX];   /* "" : free slot */
 static volatile sig_atomic_t forward_sig;   /* 0: the signal that arrived */
+static volatile sig_atomic_t grace_ticks = 200; /* 10 ms ticks before SIGKILL */
 static char message[NHANDLED][256];     /* per handled signal; "" : none */
 
 static void block(sigset_t *old)
@@ -124,7 +125,7 @@ static bool reap_ended(pid_t *left, int n)
 static void on_fatal_signal(int sig)
 {
     /* every child gets the signal (or the one asked for), then up to 2 s
-     * to end */
+     * (cleanup_set_grace_ms) to end */
     static pid_t left[MAX_CHILDREN];
     int fwd = forward_sig ? forward_sig : sig;
     for (int i = 0; i < MAX_CHILDREN; i++) {
@@ -132,7 +133,7 @@ static void on_fatal_signal(int sig)
         if (kids[i].pid > 0) signal_child(&kids[i], fwd);
     }
     struct timespec tick = { 0, 10 * 1000 * 1000 };
-    for (int t = 0; t < 200 && !reap_ended(left, MAX_CHILDREN); t++) nanosleep(&tick, NULL);
+    for (int t = 0; t < grace_ticks && !reap_ended(left, MAX_CHILDREN); t++) nanosleep(&tick, NULL);
     for (int i = 0; i < MAX_CHILDREN; i++) {
         if (left[i]) {
             signal_child(&kids[i], SIGKILL);
@@ -337,6 +338,8 @@ bool cleanup_guard_dir(const char *dir)
 /* ------------------------------------------------------------ options */
 
 void cleanup_forward_as(int sig) { forward_sig = sig; }
+
+void cleanup_set_grace_ms(int ms) { grace_ticks = ms > 0 ? (ms + 9) / 10 : 0; }
 
 void cleanup_set_message(const char *before, const char *after)
 {

@@ -20,7 +20,7 @@
  * started: nohup and background jobs keep their SIG_IGN) the handler sends
  * the same signal (or cleanup_forward_as's) to every registered child (to
  * its whole process group when it has one of its own), waits for them
- * (SIGKILL after 2 s), removes every registered directory tree, prints
+ * (SIGKILL after 2 s, or cleanup_set_grace_ms's), removes every registered directory tree, prints
  * cleanup_set_message's line, and re-raises the signal with its default
  * action.  The handler uses async-signal-safe calls only.
  *
@@ -96,6 +96,13 @@ bool cleanup_guard_dir(const char *dir);
  * is what asks srun, ssh or a harness to stop cleanly, whichever signal
  * the tuner got (a single SIGINT only makes srun print its status). */
 void cleanup_forward_as(int sig);
+
+/* How long the handler waits for the children to end before SIGKILL
+ * (default 2000 ms).  ptxopt-tune's Slurm launcher waits longer: an srun
+ * still waiting for its allocation cancels the job only if it lives until
+ * the allocation answers; killed earlier, it leaves the job to Slurm's
+ * own timeouts. */
+void cleanup_set_grace_ms(int ms);
 
 /* The line the handler writes to standard error once the children are
  * gone and the directories removed: `before`, the signal's description

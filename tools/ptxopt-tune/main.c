@@ -660,11 +660,12 @@ int main(int argc, char **argv)
     Tuner t = { .cfg = &cfg };
     /* A signal from here on (support/cleanup.h) ends the running commands
      * with all they started (SIGTERM to each one's process group, SIGKILL
-     * 2 s later), removes a temporary working directory, says so, and
+     * 2 s later, 20 s for srun), removes a temporary working directory, says so, and
      * ends the tuner by the same signal; nothing a command reports after
      * it is recorded.  SIGTERM is what asks srun or ssh to stop cleanly. */
     cleanup_install();
     cleanup_forward_as(SIGTERM);
+    if (cfg.slurm) cleanup_set_grace_ms(20000);
     cleanup_set_message("ptxopt-tune: interrupted by ", "; stopped the running commands\n");
     char *ptxas = tune_find_ptxas(&cfg);
     if (!ptxas) {
