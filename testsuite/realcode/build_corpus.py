@@ -726,6 +726,24 @@ def main():
     return 0
 
 
+CONST_DECL = re.compile(r"^\s*\.const\s+(?:\.align\s+\d+\s+)?\.([busf])(\d+)\s+[^\s\[;=]+((?:\[\d*\])*)", re.M)
+MERGE_MAX_CONST = 60 << 10
+
+
+def const_bytes(text):
+    """Bytes of module-scope .const data a PTX text declares, or None when
+    a size is not written out (an array of unstated length)."""
+    n = 0
+    for m in CONST_DECL.finditer(text):
+        size = int(m.group(2)) // 8
+        for dim in re.findall(r"\[(\d*)\]", m.group(3)):
+            if not dim:
+                return None
+            size *= int(dim)
+        n += size
+    return n
+
+
 def build_merged(cache, records, name, mib, tools):
     """One module of about MIB MiB: whole nvcc modules (sm_75/sm_80, no
     relocatable linking) concatenated in manifest order, each one's
@@ -747,9 +765,16 @@ def build_merged(cache, records, name, mib, tools):
             if by_suite[sn]:
                 order.append(by_suite[sn].pop(0))
         i += 1
+    const_total = 0
     for r in order:
         if total >= mib << 20:
             break
+        # one constant bank for the whole module: ptxas refuses more than
+        # 64 KiB of .const data ("too much global constant data")
+        c = const_bytes(open(os.path.join(cache, r["path"]), encoding="utf-8", errors="replace").read())
+        if c is None or const_total + c > MERGE_MAX_CONST:
+            continue
+        const_total += c
         parts.append(r)
         total += int(r["bytes"])
     if total < mib << 20:
