@@ -213,6 +213,7 @@ def main():
     ap.add_argument("--max-gdb", type=int, default=40, help="at most N gdb runs (default 40)")
     ap.add_argument("--out", help="results folder (default CACHE/sweep)")
     ap.add_argument("--keep", action="store_true", help="keep every setting's outputs")
+    ap.add_argument("--verdicts", help="the ptxas verdict cache (default CACHE/ptxas-verdicts.json)")
     ap.add_argument("--resume", action="store_true",
                     help="reuse the settings an earlier run finished with the same ptxopt, files and options")
     args = ap.parse_args()
@@ -250,7 +251,7 @@ def main():
     if os.path.exists(work):
         shutil.rmtree(work)
     os.makedirs(work)
-    # the inputs: a tree of links, small files in one, each big file alone
+    # the inputs: a tree of hard links, small files in one, each big file alone
     big_limit = args.big_mb * 1e6
     small_dir = os.path.join(work, "in", "corpus")
     by_rel = {}
@@ -261,7 +262,12 @@ def main():
             continue
         link = os.path.join(small_dir, r["path"])
         os.makedirs(os.path.dirname(link), exist_ok=True)
-        os.symlink(os.path.join(cache, r["path"]), link)
+        # a hard link (a copy across file systems): batch mode does not
+        # follow symbolic links in a directory walk
+        try:
+            os.link(os.path.join(cache, r["path"]), link)
+        except OSError:
+            shutil.copyfile(os.path.join(cache, r["path"]), link)
         by_rel[os.path.realpath(link)] = r
     for r in bigs:
         by_rel[os.path.realpath(os.path.join(cache, r["path"]))] = r
@@ -270,7 +276,7 @@ def main():
         len(rows), len(bigs), total_bytes / 1e6, sum(r["kernels"] for r in rows),
         sum(r["functions"] for r in rows), len(settings), ptxopt), file=sys.stderr)
 
-    pcache = PtxasCache(os.path.join(cache, "ptxas-verdicts.json"))
+    pcache = PtxasCache(os.path.abspath(args.verdicts) if args.verdicts else os.path.join(cache, "ptxas-verdicts.json"))
     results, failures = [], []
     crashes = []          # (setting, row)
     t_all = time.time()
