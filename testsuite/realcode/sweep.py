@@ -62,6 +62,15 @@ def default_cache():
     return os.environ.get("PTXOPT_SWEEP_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ptxopt-sweep")
 
 
+def sample(files, n, big_limit):
+    """n of the (output, record) pairs, spread evenly in path order; files
+    above big_limit are left out."""
+    files = sorted((x for x in files if x[1] and x[1]["bytes"] <= big_limit), key=lambda x: x[1]["path"])
+    if len(files) <= n:
+        return files
+    return [files[i * len(files) // n] for i in range(n)]
+
+
 def read_manifest(cache):
     path = os.path.join(cache, "manifest.tsv")
     if not os.path.exists(path):
@@ -100,8 +109,16 @@ def pick(rows, args):
 
 def run_measured(argv, log, timeout=None):
     """Runs argv with stdout+stderr to log; returns (status, seconds, peak
-    RSS in bytes of the largest process of its tree, from wait4)."""
+    RSS in bytes of the largest process of its tree).  The RSS comes from
+    /usr/bin/time where there is one: wait4's ru_maxrss of a child forked
+    from this Python process starts at this process's own RSS (Linux keeps
+    the high-water mark of the image a child replaces at exec), so it
+    would grow with the sweep's own memory; time(1) is small."""
     t0 = time.time()
+    rss_file = None
+    if os.access("/usr/bin/time", os.X_OK):
+        rss_file = log + ".rss"
+        argv = ["/usr/bin/time", "-f", "%M", "-o", rss_file] + list(argv)
     with open(log, "wb") as f:
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
         deadline = None if timeout is None else t0 + timeout
@@ -113,7 +130,13 @@ def run_measured(argv, log, timeout=None):
                 p.kill()
             time.sleep(0.05)
         p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, time.time() - t0, ru.ru_maxrss * 1024
+    rss = ru.ru_maxrss * 1024
+    if rss_file:
+        try:
+            rss = int(open(rss_file).read().split()[-1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
+    return p.returncode, time.time() - t0, rss
 
 
 def classify(f):
@@ -214,6 +237,9 @@ def main():
     ap.add_argument("--out", help="results folder (default CACHE/sweep)")
     ap.add_argument("--keep", action="store_true", help="keep every setting's outputs")
     ap.add_argument("--verdicts", help="the ptxas verdict cache (default CACHE/ptxas-verdicts.json)")
+    ap.add_argument("--check-sample", type=int, metavar="N",
+                    help="ptxas and --verify-ir on N of each setting's changed files (spread over the corpus "
+                         "in path order, files above --big-mb left out) instead of all of them")
     ap.add_argument("--resume", action="store_true",
                     help="reuse the settings an earlier run finished with the same ptxopt, files and options")
     args = ap.parse_args()
@@ -283,8 +309,8 @@ def main():
     # --resume: a setting already swept with the same ptxopt, ptxas, files
     # and options is taken from CACHE/sweep/done/ instead of run again
     h = hashlib.sha1(open(ptxopt, "rb").read())
-    h.update(("%s\0%s\0%s\0%s\0%s\0%s" % (ptxas_ver, args.timeout, args.big_mb, have_ptxas, args.no_verify,
-                                          args.jobs)).encode())
+    h.update(("%s\0%s\0%s\0%s\0%s\0%s\0%s" % (ptxas_ver, args.timeout, args.big_mb, have_ptxas, args.no_verify,
+                                              args.jobs, args.check_sample)).encode())
     for r in rows:
         h.update(("%s\0%d\0" % (r["path"], r["bytes"])).encode())
     run_key = h.hexdigest()
@@ -351,6 +377,9 @@ def main():
         t1 = time.time()
         checks = changed if pipeline else [(os.path.join(cache, r["path"]), r) for f, r in entries
                                            if r and f["status"] != "failed"]
+        if args.check_sample is not None:
+            changed, checks = sample(changed, args.check_sample, big_limit), sample(checks, args.check_sample, big_limit)
+        res["checked"] = len(checks)
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
             if have_ptxas:
                 futs = {ex.submit(ptxas_one, args.ptxas, o, r["target"], r["ptxas_flags"], pcache, ptxas_ver): (o, r)
@@ -383,6 +412,7 @@ def main():
                         "files_changed": res["changed"], "crashes": res["crash"], "timeouts": res["timeout"],
                         "pass_errors": res["pass-error"], "bad_input": res["bad-input"],
                         "ptxas_rejections": res["ptxas"], "verifier_errors": res["verify"],
+                        "files_checked": res["checked"],
                         "seconds": round(batch_s, 1), "mb_per_s": round(nbytes / 1e6 / batch_s, 2) if batch_s else 0,
                         "ptxas_seconds": round(ptxas_s, 1), "verify_seconds": round(verify_s, 1),
                         "peak_rss_mb": round(res_rss / 2**20, 1),
@@ -436,7 +466,7 @@ def crash_sites(ptxopt, crashes, args):
 COLS = [("setting", "setting", "%-50s"), ("files", "files", "%6d"), ("kernels", "kernels", "%7d"),
         ("kchg", "kernels_changed", "%6d"), ("sites", "sites", "%6d"), ("fchg", "files_changed", "%5d"),
         ("crash", "crashes", "%5d"), ("tmout", "timeouts", "%5d"), ("perr", "pass_errors", "%4d"),
-        ("ptxas", "ptxas_rejections", "%5d"), ("verif", "verifier_errors", "%5d"), ("sec", "seconds", "%7.1f"),
+        ("chk", "files_checked", "%5d"), ("ptxas", "ptxas_rejections", "%5d"), ("verif", "verifier_errors", "%5d"), ("sec", "seconds", "%7.1f"),
         ("MB/s", "mb_per_s", "%6.2f"), ("rssMB", "peak_rss_mb", "%7.1f"), ("big×", "big_rss_ratio", "%5.1f")]
 
 
@@ -452,7 +482,7 @@ def render(results, failures, bts, rows, total_bytes, secs):
         sum(r["kernels"] for r in rows), sum(r["functions"] for r in rows)))
     lines.append("columns: kernels = functions with a body the pass saw; kchg/sites = kernels changed and sites "
                  "rewritten (batch report); fchg = files changed; crash = died of a signal; tmout = per-file "
-                 "timeout; perr = other optimizer failures; ptxas = changed files ptxas rejects; verif = "
+                 "timeout; perr = other optimizer failures; chk = changed files checked by ptxas and the verifier (all, or --check-sample's); ptxas = changed files ptxas rejects; verif = "
                  "--verify-ir failures; sec, MB/s = the batch run; rssMB = peak RSS of one process; big× = "
                  "worst peak RSS / input size over the big files")
     head = []
