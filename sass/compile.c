@@ -165,6 +165,12 @@ bool sass_read_cubin(const SassTools *t, const char *cubin, SassModule *m, char 
 bool sass_compile(const SassTools *t, const char *ptx, size_t len, const char *arch, SassModule *m, char *err,
                   size_t errsz)
 {
+    return sass_compile_entries(t, ptx, len, arch, NULL, m, err, errsz);
+}
+
+bool sass_compile_entries(const SassTools *t, const char *ptx, size_t len, const char *arch, const char *entries,
+                          SassModule *m, char *err, size_t errsz)
+{
     memset(m, 0, sizeof *m);
     char target[16];
     if (!arch) {
@@ -183,7 +189,12 @@ bool sass_compile(const SassTools *t, const char *ptx, size_t len, const char *a
     }
     char archopt[48];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    char *pargv[] = { t->ptxas, archopt, "-v", s.ptx, "-o", s.cubin, NULL };
+    char *pargv[] = { t->ptxas, archopt, "-v", s.ptx, "-o", s.cubin, NULL, NULL, NULL };
+    if (entries && *entries) {
+        /* ptxas --entry: only these kernels (and what they call) */
+        pargv[6] = "-e";
+        pargv[7] = (char *)entries;
+    }
     int st = spawn_wait(t->ptxas, pargv, "/dev/null", s.out, s.log, err, errsz);
     if (st < 0) goto done;
     if (st != 0) {

@@ -77,6 +77,11 @@ bool sass_ptx_target(const char *ptx, size_t len, char *arch, size_t n);
  * or nvdisasm's first error) to err. */
 bool sass_compile(const SassTools *t, const char *ptx, size_t len, const char *arch, SassModule *m, char *err,
                   size_t errsz);
+/* The same for the entry functions named in `entries` only (ptxas -e,
+ * comma-separated; NULL or "": every kernel): the other kernels of a big
+ * module are not assembled, and m holds only these. */
+bool sass_compile_entries(const SassTools *t, const char *ptx, size_t len, const char *arch, const char *entries,
+                          SassModule *m, char *err, size_t errsz);
 
 /* Disassembles a cubin someone else assembled (no ptxas -v figures but the
  * listing's registers; m->arch from the listing).  False after saying why. */

@@ -78,6 +78,27 @@ static void add_maxnreg(Function *fn, int regs)
     fn->header_dirty = true;
 }
 
+/* The split kernels' names, comma-separated for ptxas -e (malloc'ed);
+ * NULL when they are too many to name on a command line (then every
+ * kernel is assembled). */
+static char *split_entries(const Module *m, const bool *split_fn)
+{
+    size_t len = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (split_fn[i] && m->funcs[i]->is_entry) len += m->funcs[i]->name.len + 1;
+    if (len == 0 || len > 64 * 1024) return NULL;
+    char *s = malloc(len + 1), *p = s;
+    if (!s) return NULL;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (split_fn[i] && m->funcs[i]->is_entry) {
+            if (p != s) *p++ = ',';
+            memcpy(p, m->funcs[i]->name.p, m->funcs[i]->name.len);
+            p += m->funcs[i]->name.len;
+        }
+    *p = 0;
+    return s;
+}
+
 void sfu_gate_end(SfuGate *g, Module *m, const PassContext *ctx)
 {
     if (g->mode == GATE_OFF || !g->split) {
@@ -101,8 +122,13 @@ void sfu_gate_end(SfuGate *g, Module *m, const PassContext *ctx)
         remark(rm, PASS, f0, NULL, REMARK_MISSED, "resource gate skipped: %s", err);
         goto done;
     }
-    if (!sass_compile(&t, g->before, g->len, sm ? arch : NULL, &before, err, sizeof err) ||
-        !sass_compile(&t, after, alen, sm ? arch : NULL, &aft, err, sizeof err)) {
+    /* only the split kernels are assembled (ptxas -e): the gate compares
+     * them alone, and a big module's other kernels would cost minutes */
+    char *entries = split_entries(m, g->split_fn);
+    bool ok = sass_compile_entries(&t, g->before, g->len, sm ? arch : NULL, entries, &before, err, sizeof err) &&
+              sass_compile_entries(&t, after, alen, sm ? arch : NULL, entries, &aft, err, sizeof err);
+    free(entries);
+    if (!ok) {
         remark(rm, PASS, f0, NULL, REMARK_MISSED, "resource gate: ptxas failed: %s", err);
         sass_tools_free(&t);
         goto done;
