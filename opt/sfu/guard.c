@@ -104,16 +104,7 @@ static Operand copy_operand(const Inst *t, const Operand *o)
 static Str fresh_label(Function *fn, const char *what)
 {
     static unsigned counter;
-    char buf[64];
-    for (;;) {
-        snprintf(buf, sizeof buf, SFU_GUARD_PREFIX "_%s%u", what, counter++);
-        bool taken = false;
-        FOR_EACH_BLOCK (b, fn)
-            FOR_EACH_STMT (s, b) taken |= s->kind == STMT_LABEL && str_eqc(s->u.label, buf);
-        if (!taken) break;
-    }
-    size_t n = strlen(buf);
-    return (Str){ arena_strndup(&fn->mod->arena, buf, n), n };
+    return sfu_fresh_label(fn, SFU_GUARD_PREFIX, what, &counter);
 }
 
 /* Appends statement st to the out-of-line code: a label starts a block, a

@@ -253,6 +253,10 @@ void sfu_prune(Function *fn, Stmt **cand, int n, Stmt **self, int nself);
 
 /* Was fn split by an earlier run? */
 bool sfu_split_done(Function *fn);
+/* A label PREFIX_WHAT<n> that no label statement of fn has yet; n counts
+ * on from *counter (each caller keeps its own, so its names stay as they
+ * were). */
+Str sfu_fresh_label(Function *fn, const char *prefix, const char *what, unsigned *counter);
 /* Decides everything before anything is emitted (a pass that does not
  * rewrite leaves the function byte-identical, and its remarks do not
  * contradict each other): every warp approximate (lambda >= W: the sites

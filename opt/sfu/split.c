@@ -47,12 +47,11 @@ bool sfu_split_done(Function *fn)
     return false;
 }
 
-static Str new_label(Function *fn, const char *what)
+Str sfu_fresh_label(Function *fn, const char *prefix, const char *what, unsigned *counter)
 {
-    static unsigned counter;
     char buf[64];
     for (;;) {
-        snprintf(buf, sizeof buf, SFU_LABEL_PREFIX "_%s%u", what, counter++);
+        snprintf(buf, sizeof buf, "%s_%s%u", prefix, what, (*counter)++);
         bool taken = false;
         FOR_EACH_BLOCK (b, fn)
             FOR_EACH_STMT (s, b) taken |= s->kind == STMT_LABEL && str_eqc(s->u.label, buf);
@@ -60,6 +59,12 @@ static Str new_label(Function *fn, const char *what)
     }
     size_t n = strlen(buf);
     return (Str){ arena_strndup(&fn->mod->arena, buf, n), n };
+}
+
+static Str new_label(Function *fn, const char *what)
+{
+    static unsigned counter;
+    return sfu_fresh_label(fn, SFU_LABEL_PREFIX, what, &counter);
 }
 
 /* Warps per CTA from .reqntid (exact) or .maxntid (an upper bound), 0 when
