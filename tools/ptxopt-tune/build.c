@@ -31,13 +31,24 @@ void tune_progress(const Tuner *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Runs ptxopt on the input with `pipeline` into `path`.  A "missed" remark
- * (of `kernel`, or of any function when NULL) fails the build, unless the
- * same pass also applied something to that function (a pass that works
- * site by site, like sfu, may leave one site precise and rewrite others;
- * a pass that refuses the kernel, like regtune, applies nothing): it comes
- * back in *missed, and the function's name in *missed_fn when not NULL
- * (both malloc'ed). */
+/* Runs `pipeline` on the input in memory: *out gets the output and *rm the
+ * remarks (the caller frees both, whatever happened).  NULL when it ran;
+ * else why not (malloc'ed). */
+static char *run_in_memory(const Tuner *t, const char *pipeline, OutBuf *out, Remarks *rm)
+{
+    out_init(out);
+    remarks_init(rm);
+    Pipeline p;
+    char err[512];
+    if (!pipeline_parse(pipeline, &p, err, sizeof err)) return xasprintf("bad pipeline '%s': %s", pipeline, err);
+    RunOptions ro = { .pipeline = &p, .remarks = rm };
+    if (t->retarget) ro.target = t->arch_name, ro.target_sm = t->arch_sm;
+    RunStats st;
+    int rc = run_file(t->cfg->input, out, &ro, &st);
+    pipeline_free(&p);   /* the remarks name their pass by a literal */
+    return rc == RUN_OK ? NULL : xasprintf("ptxopt failed on the input (status %d)", rc);
+}
+
 /* Did `pass` rewrite something in `fn` (an "applied" remark)? */
 static bool applied_in(const Remarks *rm, const char *pass, const char *fn)
 {
@@ -46,26 +57,20 @@ static bool applied_in(const Remarks *rm, const char *pass, const char *fn)
     return false;
 }
 
+/* Runs ptxopt on the input with `pipeline` into `path`.  A "missed" remark
+ * (of `kernel`, or of any function when NULL) fails the build, unless the
+ * same pass also applied something to that function (a pass that works
+ * site by site, like sfu, may leave one site precise and rewrite others;
+ * a pass that refuses the kernel, like regtune, applies nothing): it comes
+ * back in *missed, and the function's name in *missed_fn when not NULL
+ * (both malloc'ed). */
 bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char *kernel, char **missed, char **missed_fn)
 {
-    *missed = NULL;
     if (missed_fn) *missed_fn = NULL;
-    Pipeline p;
-    char err[512];
-    if (!pipeline_parse(pipeline, &p, err, sizeof err)) {
-        *missed = xasprintf("bad pipeline '%s': %s", pipeline, err);
-        return false;
-    }
     Remarks rm;
-    remarks_init(&rm);
-    RunOptions ro = { .pipeline = &p, .remarks = &rm };
-    if (t->retarget) ro.target = t->arch_name, ro.target_sm = t->arch_sm;
     OutBuf out;
-    out_init(&out);
-    RunStats st;
-    int rc = run_file(t->cfg->input, &out, &ro, &st);
-    bool ok = rc == RUN_OK;
-    if (!ok) *missed = xasprintf("ptxopt failed on the input (status %d)", rc);
+    *missed = run_in_memory(t, pipeline, &out, &rm);
+    bool ok = *missed == NULL;
     for (int i = 0; ok && i < rm.n; i++)
         if (rm.v[i].kind == REMARK_MISSED && (!kernel || strcmp(rm.v[i].function, kernel) == 0) &&
             !applied_in(&rm, rm.v[i].pass, rm.v[i].function)) {
@@ -76,8 +81,14 @@ bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char
     if (ok) ok = write_file_atomic(path, out.p, out.len);
     out_free(&out);
     remarks_free(&rm);
-    pipeline_free(&p);
     return ok;
+}
+
+static bool is_tuned_kernel(const Tuner *t, const char *name)
+{
+    for (int i = 0; i < t->run.nkernels; i++)
+        if (strcmp(t->run.kernels[i].name, name) == 0) return true;
+    return false;
 }
 
 /* Does `pipeline` (one dimension's value) apply to `kernel`?  Asked of the
@@ -87,35 +98,13 @@ bool tune_build_ptx(Tuner *t, const char *pipeline, const char *path, const char
  * tuned: a callee).  Otherwise *why gets the pass's own reason for the kernel (its
  * first "missed" remark, else its last analysis remark).  -1: the run
  * failed (why too). */
-static bool is_tuned_kernel(const Tuner *t, const char *name)
-{
-    for (int i = 0; i < t->run.nkernels; i++)
-        if (strcmp(t->run.kernels[i].name, name) == 0) return true;
-    return false;
-}
-
 int tune_applies(Tuner *t, const char *pipeline, const char *kernel, char **why)
 {
-    *why = NULL;
-    Pipeline p;
-    char err[512];
-    if (!pipeline_parse(pipeline, &p, err, sizeof err)) {
-        *why = xasprintf("bad pipeline '%s': %s", pipeline, err);
-        return -1;
-    }
     Remarks rm;
-    remarks_init(&rm);
-    RunOptions ro = { .pipeline = &p, .remarks = &rm };
-    if (t->retarget) ro.target = t->arch_name, ro.target_sm = t->arch_sm;
     OutBuf out;
-    out_init(&out);
-    RunStats st;
-    int rc = run_file(t->cfg->input, &out, &ro, &st), res = 0;
+    *why = run_in_memory(t, pipeline, &out, &rm);
+    int res = *why ? -1 : 0;
     const Remark *missed = NULL, *analysis = NULL;
-    if (rc != RUN_OK) {
-        *why = xasprintf("ptxopt failed on the input (status %d)", rc);
-        res = -1;
-    }
     for (int i = 0; res == 0 && i < rm.n; i++) {
         const Remark *r = &rm.v[i];
         bool here = strcmp(r->function, kernel) == 0;
@@ -130,7 +119,6 @@ int tune_applies(Tuner *t, const char *pipeline, const char *kernel, char **why)
     }
     out_free(&out);
     remarks_free(&rm);
-    pipeline_free(&p);
     return res;
 }
 
